@@ -1,0 +1,47 @@
+/**
+ * The `arbor` command line. Each subcommand lives in its own module and is loaded on demand, so
+ * `arbor tree` does not pay for Fastify and `arbor serve` does not pay for the benchmarks.
+ */
+type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve-command.js')).runServe,
+  run: async () => (await import('./run-command.js')).runRun,
+  context: async () => (await import('./context-command.js')).runContext,
+  tree: async () => (await import('./tree-command.js')).runTree,
+  user: async () => (await import('./user-command.js')).runUser,
+};
+
+const usage = `Usage: arbor <command> [options]
+
+  serve [--host H] [--port P] [--data DIR] [--workspace DIR]...   start the server (default)
+  run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT
+  context FILE [--leaf ID]                                        print the session context as JSON
+  tree FILE                                                       print the session tree
+  user add NAME --role admin|member|viewer | user list | user remove NAME
+`;
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const args = name === first ? rest : argv;
+  const load = commands[name];
+  if (!load) {
+    process.stderr.write(`arbor: unknown command "${name}"\n\n${usage}`);
+    return 2;
+  }
+  try {
+    return await (
+      await load()
+    )(args);
+  } catch (error) {
+    process.stderr.write(
+      `arbor ${name}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,152 @@
+import type {
+import type { TreeNode } from './session-entries.js';
+  AgentMessage,
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  ToolCall,
+} from './messages.js';
+
+/*
+ * The events of an agent session, named and shaped as pi 0.73 names and shapes them. One deliberate
+ * difference: `message_update` carries the delta (`assistantMessageEvent`) and not the whole partial
+ * message, so a long answer does not cost quadratic bandwidth. A client rebuilds the partial by
+ * applying deltas to the message it got in `message_start` (see `applyAssistantDelta`).
+ */
+
+export type AssistantMessageEvent =
+  | { type: 'text_start'; contentIndex: number }
+  | { type: 'text_delta'; contentIndex: number; delta: string }
+  | { type: 'text_end'; contentIndex: number }
+  | { type: 'thinking_start'; contentIndex: number }
+  | { type: 'thinking_delta'; contentIndex: number; delta: string }
+  | { type: 'thinking_end'; contentIndex: number }
+  | { type: 'toolcall_start'; contentIndex: number; id: string; name: string }
+  | { type: 'toolcall_delta'; contentIndex: number; delta: string }
+  | { type: 'toolcall_end'; contentIndex: number; toolCall: ToolCall };
+
+export interface ToolResultPayload {
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+}
+
+export interface CompactionResult {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+}
+
+export type CompactionReason = 'manual' | 'threshold' | 'overflow';
+
+export type AgentEvent =
+  | { type: 'agent_start' }
+  | { type: 'agent_end'; messages: AgentMessage[] }
+  | { type: 'turn_start' }
+  | { type: 'turn_end'; message: AgentMessage; toolResults: AgentMessage[] }
+  | { type: 'message_start'; message: AgentMessage }
+  | { type: 'message_update'; assistantMessageEvent: AssistantMessageEvent }
+  | { type: 'message_end'; message: AgentMessage }
+  | { type: 'tool_execution_start'; toolCallId: string; toolName: string; args: unknown }
+  | {
+      type: 'tool_execution_update';
+      toolCallId: string;
+      toolName: string;
+      args: unknown;
+      /** Accumulated output so far, not a delta (as pi). */
+      partialResult: ToolResultPayload;
+    }
+  | {
+      type: 'tool_execution_end';
+      toolCallId: string;
+      toolName: string;
+      result: ToolResultPayload;
+      isError: boolean;
+    }
+  | {
+      type: 'auto_retry_start';
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      errorMessage: string;
+    }
+  | { type: 'auto_retry_end'; success: boolean; attempt: number; finalError?: string }
+  | { type: 'queue_update'; steering: string[]; followUp: string[] }
+  | { type: 'compaction_start'; reason: CompactionReason }
+  | {
+      type: 'compaction_end';
+      reason: CompactionReason;
+      result?: CompactionResult;
+      aborted: boolean;
+      willRetry: boolean;
+      errorMessage?: string;
+    };
+
+export type AgentEventType = AgentEvent['type'];
+
+/**
+ * Applies one streaming delta to a partial assistant message, in place. Used by every client that
+ * shows a message while it streams (the web page, `arbor run`, tests).
+ */
+export function applyAssistantDelta(message: AssistantMessage, event: AssistantMessageEvent): void {
+  const content = message.content;
+  switch (event.type) {
+    case 'text_start':
+      content[event.contentIndex] = { type: 'text', text: '' };
+      return;
+    case 'thinking_start':
+      content[event.contentIndex] = { type: 'thinking', thinking: '' };
+      return;
+    case 'toolcall_start':
+      content[event.contentIndex] = {
+        type: 'toolCall',
+        id: event.id,
+        name: event.name,
+        arguments: {},
+        partialArgs: '',
+      };
+      return;
+    case 'text_delta': {
+      const block = content[event.contentIndex];
+      if (block?.type === 'text') block.text += event.delta;
+      return;
+    }
+    case 'thinking_delta': {
+      const block = content[event.contentIndex];
+      if (block?.type === 'thinking') block.thinking += event.delta;
+      return;
+    }
+    case 'toolcall_delta': {
+      const block = content[event.contentIndex];
+      if (block?.type === 'toolCall')
+        block.partialArgs = String(block.partialArgs ?? '') + event.delta;
+      return;
+    }
+    case 'toolcall_end':
+      content[event.contentIndex] = event.toolCall;
+      return;
+    case 'text_end':
+    case 'thinking_end':
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unhandled variant: ${JSON.stringify(value)}`);
+}
+
+/**
+ * Events an AgentSession adds to the agent's own: changes of the stored tree and of the session's
+ * settings, so that every client can mirror the store without reading it.
+ */
+export type SessionChangeEvent =
+  | { type: 'entry_appended'; node: TreeNode }
+  | { type: 'leaf_moved'; leafId: string | null }
+  | { type: 'label_changed'; targetId: string; label?: string }
+  | { type: 'session_info_changed'; name?: string }
+  | { type: 'thinking_level_changed'; level: string }
+  | { type: 'model_changed'; modelId: string };
+
+export type AgentSessionEvent = AgentEvent | SessionChangeEvent;

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { AgentMessageSchema, UserContentSchema } from './messages.js';
+
+/*
+ * The lines of a pi session file, version 3. One header line, then entries that form a tree by
+ * `id` / `parentId`. Objects are loose so that unknown keys survive a read-write round trip.
+ */
+
+export const CURRENT_SESSION_VERSION = 3;
+
+export const SessionHeaderSchema = z.looseObject({
+  type: z.literal('session'),
+  /** Absent means version 1. */
+  version: z.number().optional(),
+  id: z.string(),
+  timestamp: z.string(),
+  cwd: z.string().optional(),
+  parentSession: z.string().optional(),
+});
+
+const entryBase = {
+  id: z.string().min(1),
+  /** `null` marks a root. The key is always written. */
+  parentId: z.string().nullable(),
+  /** ISO-8601 wall-clock time of the append. */
+  timestamp: z.string(),
+};
+
+export const MessageEntrySchema = z.looseObject({
+  type: z.literal('message'),
+  ...entryBase,
+  message: AgentMessageSchema,
+});
+
+export const ThinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
+export const ThinkingLevelChangeEntrySchema = z.looseObject({
+  type: z.literal('thinking_level_change'),
+  ...entryBase,
+  thinkingLevel: z.string(),
+});
+
+export const ModelChangeEntrySchema = z.looseObject({
+  type: z.literal('model_change'),
+  ...entryBase,
+  provider: z.string(),
+  modelId: z.string(),
+});
+
+export const FileOperationsDetailsSchema = z.looseObject({
+  readFiles: z.array(z.string()),
+  modifiedFiles: z.array(z.string()),
+});
+
+export const CompactionEntrySchema = z.looseObject({
+  type: z.literal('compaction'),
+  ...entryBase,
+  summary: z.string(),
+  firstKeptEntryId: z.string(),
+  tokensBefore: z.number(),
+  details: z.unknown().optional(),
+  fromHook: z.boolean().optional(),
+});
+
+export const BranchSummaryEntrySchema = z.looseObject({
+  type: z.literal('branch_summary'),
+  ...entryBase,
+  /** The branch point (the new parent), or the literal "root". */
+  fromId: z.string(),
+  summary: z.string(),
+  details: z.unknown().optional(),
+  fromHook: z.boolean().optional(),
+});
+
+export const CustomEntrySchema = z.looseObject({
+  type: z.literal('custom'),
+  ...entryBase,
+  customType: z.string(),
+  data: z.unknown().optional(),
+});
+
+export const CustomMessageEntrySchema = z.looseObject({
+  type: z.literal('custom_message'),
+  ...entryBase,
+  customType: z.string(),
+  content: UserContentSchema,
+  display: z.boolean(),
+  details: z.unknown().optional(),
+});
+
+export const LabelEntrySchema = z.looseObject({
+  type: z.literal('label'),
+  ...entryBase,
+  targetId: z.string(),
+  /** Absent means "clear the label on targetId". */
+  label: z.string().optional(),
+});
+
+export const SessionInfoEntrySchema = z.looseObject({
+  type: z.literal('session_info'),
+  ...entryBase,
+  name: z.string().optional(),
+});
+
+export const SessionEntrySchema = z.discriminatedUnion('type', [
+  MessageEntrySchema,
+  ThinkingLevelChangeEntrySchema,
+  ModelChangeEntrySchema,
+  CompactionEntrySchema,
+  BranchSummaryEntrySchema,
+  CustomEntrySchema,
+  CustomMessageEntrySchema,
+  LabelEntrySchema,
+  SessionInfoEntrySchema,
+]);
+
+export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
+export type MessageEntry = z.infer<typeof MessageEntrySchema>;
+export type ThinkingLevel = z.infer<typeof ThinkingLevelSchema>;
+export type ThinkingLevelChangeEntry = z.infer<typeof ThinkingLevelChangeEntrySchema>;
+export type ModelChangeEntry = z.infer<typeof ModelChangeEntrySchema>;
+export type FileOperationsDetails = z.infer<typeof FileOperationsDetailsSchema>;
+export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
+export type BranchSummaryEntry = z.infer<typeof BranchSummaryEntrySchema>;
+export type CustomEntry = z.infer<typeof CustomEntrySchema>;
+export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
+export type LabelEntry = z.infer<typeof LabelEntrySchema>;
+export type SessionInfoEntry = z.infer<typeof SessionInfoEntrySchema>;
+export type SessionEntry = z.infer<typeof SessionEntrySchema>;
+export type SessionEntryType = SessionEntry['type'];
+
+/**
+ * One node of the tree skeleton: everything a tree view needs, no message bodies. This is what
+ * the store keeps in memory for every entry and what travels to browsers.
+ */
+export const TreeNodeSchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  type: z.string(),
+  /** Message role for `message` entries; `custom` for custom_message entries. */
+  role: z.string().optional(),
+  /** First ~100 characters of the entry's text, whitespace collapsed. */
+  preview: z.string(),
+  label: z.string().optional(),
+  timestamp: z.string(),
+  /** For assistant messages: number of tool calls (lets views fold tool loops). */
+  toolCalls: z.number().optional(),
+  /** For assistant messages that ended in error or abort. */
+  isError: z.boolean().optional(),
+});
+export type TreeNode = z.infer<typeof TreeNodeSchema>;
+
+/** What `buildSessionContext` returns, exactly as pi returns it. */
+export interface SessionContext {
+  messages: z.infer<typeof AgentMessageSchema>[];
+  thinkingLevel: string;
+  model: { provider: string; modelId: string } | null;
+}
