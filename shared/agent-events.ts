@@ -1,5 +1,5 @@
-import type {
 import type { TreeNode } from './session-entries.js';
+import type {
   AgentMessage,
   AssistantMessage,
   ImageContent,
