@@ -1,0 +1,447 @@
+import { z } from 'zod';
+import { AgentMessageSchema, ImageContentSchema } from './messages.js';
+import { SessionHeaderSchema, TreeNodeSchema } from './session-entries.js';
+import type { AgentSessionEvent } from './agent-events.js';
+
+/*
+ * The WebSocket protocol between Arbor's server and its clients, and the shapes of its REST answers.
+ * One discriminated union per direction (`ClientMessage`, `ServerMessage`), parsed with zod on both
+ * ends. See docs/protocol.md for the conversation these frames make up.
+ */
+
+/** Bumped on any change a client of the previous version could misread. */
+export const PROTOCOL_VERSION = 1;
+
+/** The WebSocket path on the server. */
+export const WS_PATH = '/api/ws';
+
+/** Largest frame either side accepts, in bytes (images travel inline, base64). */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Identifiers. Clients never send paths: a session is named by its UUID, a workspace by its id.
+// The patterns refuse anything path-like (`/`, `\`, `..`) before it reaches a lookup.
+// ---------------------------------------------------------------------------------------------
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export const SessionIdSchema = z.string().regex(SAFE_ID, 'not a session id');
+export const WorkspaceIdSchema = z.string().regex(SAFE_ID, 'not a workspace id');
+export const EntryIdSchema = z.string().regex(SAFE_ID, 'not an entry id');
+/** Request ids are chosen by the client and echoed in the response. */
+export const RequestIdSchema = z.string().min(1).max(64);
+
+export const RoleSchema = z.enum(['admin', 'member', 'viewer']);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const UserSummarySchema = z.object({ name: z.string(), role: RoleSchema });
+export type UserSummary = z.infer<typeof UserSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** Stable error codes; clients switch on these, never on messages. */
+export const ErrorCodeSchema = z.enum([
+  'bad_frame', // not JSON, not an object, or no recognisable `type`
+  'unknown_command', // a `type` this protocol version does not have
+  'invalid_argument', // a known command whose fields do not validate
+  'hello_required', // a command before the `hello` frame
+  'protocol_version', // the client speaks another protocol version
+  'unauthorized', // not logged in
+  'forbidden', // logged in, but this user may not do this
+  'not_found', // no such session, workspace or entry (or not visible to this user)
+  'session_busy', // the session is running and the command needs it idle
+  'not_subscribed', // a session command on a session this connection has not subscribed to
+  'rate_limited',
+  'payload_too_large',
+  'conflict',
+  'unavailable', // a feature turned off by configuration (e.g. bash policy, compaction missing)
+  'internal', // anything else; details are in the server log, never in the message
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/**
+ * Close codes the server uses when it ends a connection on purpose. 1001 is also sent on shutdown,
+ * 1009 for a frame over MAX_FRAME_BYTES (by the WebSocket library itself).
+ */
+export const CloseCode = {
+  goingAway: 1001,
+  tooBig: 1009,
+  unauthorized: 4001,
+  protocolVersion: 4002,
+  helloTimeout: 4003,
+  tooSlow: 4008,
+  tooManyBadFrames: 4009,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Client → server
+// ---------------------------------------------------------------------------------------------
+
+export const ResumePointSchema = z.object({
+  sessionId: SessionIdSchema,
+  /** The last `seq` the client applied for this session. */
+  lastSeq: z.number().int().min(0),
+});
+export type ResumePoint = z.infer<typeof ResumePointSchema>;
+
+export const HelloSchema = z.object({
+  type: z.literal('hello'),
+  protocolVersion: z.number().int(),
+  /** Sessions the client was subscribed to before a reconnect; each is resubscribed. */
+  resume: z.array(ResumePointSchema).max(64).optional(),
+});
+
+const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), id: RequestIdSchema, ...shape });
+
+const sessionCommand = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  command(type, { sessionId: SessionIdSchema, ...shape });
+
+const PromptTextSchema = z.string().max(1_000_000);
+const ImagesSchema = z.array(ImageContentSchema).max(16);
+
+export const ThinkingLevelNameSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
+export const SubscribeSchema = sessionCommand('subscribe', {
+  /** When given and the server still holds every later event, those are replayed instead of a snapshot. */
+  lastSeq: z.number().int().min(0).optional(),
+});
+export const UnsubscribeSchema = sessionCommand('unsubscribe', {});
+export const PromptSchema = sessionCommand('prompt', {
+  text: PromptTextSchema,
+  images: ImagesSchema.optional(),
+});
+export const SteerSchema = sessionCommand('steer', {
+  text: PromptTextSchema,
+  images: ImagesSchema.optional(),
+});
+export const FollowUpSchema = sessionCommand('follow_up', {
+  text: PromptTextSchema,
+  images: ImagesSchema.optional(),
+});
+export const AbortSchema = sessionCommand('abort', {});
+export const ClearQueueSchema = sessionCommand('clear_queue', {});
+export const GetStateSchema = sessionCommand('get_state', {});
+export const GetTreeSchema = sessionCommand('get_tree', {});
+export const GetEntriesSchema = sessionCommand('get_entries', {
+  ids: z.array(EntryIdSchema).min(1).max(500),
+});
+export const NavigateTreeSchema = sessionCommand('navigate_tree', {
+  /** `null` moves the leaf before the first entry (an empty context). */
+  targetId: EntryIdSchema.nullable(),
+  summarize: z.boolean().optional(),
+  customInstructions: z.string().max(100_000).optional(),
+  replaceInstructions: z.boolean().optional(),
+  label: z.string().max(200).optional(),
+});
+export const ForkSchema = sessionCommand('fork', { entryId: EntryIdSchema });
+export const CloneSchema = sessionCommand('clone', {});
+export const NewSessionSchema = command('new_session', { workspaceId: WorkspaceIdSchema });
+export const SwitchSessionSchema = command('switch_session', { sessionId: SessionIdSchema });
+export const CompactSchema = sessionCommand('compact', {
+  customInstructions: z.string().max(100_000).optional(),
+});
+export const SetModelSchema = sessionCommand('set_model', { modelId: z.string().min(1).max(200) });
+export const SetThinkingLevelSchema = sessionCommand('set_thinking_level', {
+  level: ThinkingLevelNameSchema,
+});
+export const SetLabelSchema = sessionCommand('set_label', {
+  entryId: EntryIdSchema,
+  /** Absent or empty clears the label. */
+  label: z.string().max(200).optional(),
+});
+export const SetSessionNameSchema = sessionCommand('set_session_name', {
+  name: z.string().min(1).max(200),
+});
+export const PingSchema = command('ping', {});
+
+export const CommandSchema = z.discriminatedUnion('type', [
+  SubscribeSchema,
+  UnsubscribeSchema,
+  PromptSchema,
+  SteerSchema,
+  FollowUpSchema,
+  AbortSchema,
+  ClearQueueSchema,
+  GetStateSchema,
+  GetTreeSchema,
+  GetEntriesSchema,
+  NavigateTreeSchema,
+  ForkSchema,
+  CloneSchema,
+  NewSessionSchema,
+  SwitchSessionSchema,
+  CompactSchema,
+  SetModelSchema,
+  SetThinkingLevelSchema,
+  SetLabelSchema,
+  SetSessionNameSchema,
+  PingSchema,
+]);
+
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  HelloSchema,
+  ...CommandSchema.options,
+]);
+
+export type Hello = z.infer<typeof HelloSchema>;
+export type Command = z.infer<typeof CommandSchema>;
+export type CommandType = Command['type'];
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
+
+/** Every command type, for servers and tests that must cover each one. */
+export const COMMAND_TYPES = CommandSchema.options.map(
+  (option) => option.shape.type.value,
+) as CommandType[];
+
+// ---------------------------------------------------------------------------------------------
+// Shared value shapes
+// ---------------------------------------------------------------------------------------------
+
+export const ContextUsageSchema = z.object({
+  tokens: z.number().nullable(),
+  contextWindow: z.number(),
+  percent: z.number().nullable(),
+});
+
+/** The agent state of one session, as `AgentSession.getState()` returns it. */
+export const AgentStateSchema = z.looseObject({
+  isStreaming: z.boolean(),
+  isCompacting: z.boolean(),
+  modelId: z.string(),
+  thinkingLevel: z.string(),
+  steering: z.array(z.string()),
+  followUp: z.array(z.string()),
+  leafId: z.string().nullable(),
+  contextUsage: ContextUsageSchema,
+  cost: z.number(),
+});
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
+/** A model a client may pick; api keys and base URLs stay on the server. */
+export const ModelSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  provider: z.string(),
+  contextWindow: z.number(),
+  maxOutputTokens: z.number(),
+  reasoning: z.boolean(),
+  demo: z.boolean().optional(),
+});
+export type ModelSummary = z.infer<typeof ModelSummarySchema>;
+
+export const PathMessageSchema = z.object({
+  /** The entry the message came from; absent for messages synthesised by context building. */
+  entryId: z.string().nullable(),
+  message: AgentMessageSchema,
+});
+export type PathMessage = z.infer<typeof PathMessageSchema>;
+
+/** What this user may do in a session, so a client can grey out controls. */
+export const SessionAccessSchema = z.object({
+  canWrite: z.boolean(),
+  owner: z.string().nullable(),
+});
+export type SessionAccess = z.infer<typeof SessionAccessSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Server → client
+// ---------------------------------------------------------------------------------------------
+
+export const WelcomeSchema = z.object({
+  type: z.literal('welcome'),
+  protocolVersion: z.number().int(),
+  user: UserSummarySchema,
+  server: z.object({
+    name: z.literal('arbor'),
+    version: z.string(),
+    /** False when running on loopback without users: everyone is the implicit admin "local". */
+    authRequired: z.boolean(),
+    maxFrameBytes: z.number().int(),
+  }),
+});
+
+export const SnapshotSchema = z.object({
+  type: z.literal('snapshot'),
+  sessionId: SessionIdSchema,
+  workspaceId: WorkspaceIdSchema,
+  /** The seq of the last event folded into this snapshot; the next event has seq + 1. */
+  seq: z.number().int().min(0),
+  header: SessionHeaderSchema,
+  sessionName: z.string().optional(),
+  tree: z.array(TreeNodeSchema),
+  leafId: z.string().nullable(),
+  /** The active path's context messages, in order. */
+  messages: z.array(PathMessageSchema),
+  state: AgentStateSchema,
+  models: z.array(ModelSummarySchema),
+  access: SessionAccessSchema,
+});
+
+/**
+ * Agent events are checked loosely (an object with a `type` string) so the protocol does not restate
+ * every event shape; `shared/agent-events.ts` is the authority for their fields.
+ */
+export const AgentSessionEventSchema = z.custom<AgentSessionEvent>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { type?: unknown }).type === 'string',
+  'an agent event needs a string `type`',
+);
+
+export const EventFrameSchema = z.object({
+  type: z.literal('event'),
+  sessionId: SessionIdSchema,
+  /** 1, 2, 3, … per session, without gaps for one subscriber. */
+  seq: z.number().int().min(1),
+  event: AgentSessionEventSchema,
+});
+
+export const ResponseSchema = z.discriminatedUnion('ok', [
+  z.object({
+    type: z.literal('response'),
+    id: RequestIdSchema,
+    ok: z.literal(true),
+    data: z.unknown().optional(),
+  }),
+  z.object({
+    type: z.literal('response'),
+    id: RequestIdSchema,
+    ok: z.literal(false),
+    error: ErrorBodySchema,
+  }),
+]);
+
+/** A problem not tied to a request id (a frame that could not be parsed far enough to find one). */
+export const ErrorFrameSchema = z.object({
+  type: z.literal('error'),
+  code: ErrorCodeSchema,
+  message: z.string(),
+  id: z.string().optional(),
+});
+
+/**
+ * The server dropped events for this session that the client never got (it fell behind). A fresh
+ * `snapshot` of the session follows; the client must replace its state with it.
+ */
+export const ResyncRequiredSchema = z.object({
+  type: z.literal('resync_required'),
+  sessionId: SessionIdSchema,
+  reason: z.enum(['slow_consumer', 'missed_too_much']),
+});
+
+/** The session went away for this client (deleted, or access revoked); it is unsubscribed. */
+export const SessionClosedSchema = z.object({
+  type: z.literal('session_closed'),
+  sessionId: SessionIdSchema,
+  reason: z.enum(['deleted', 'shutdown', 'forbidden']),
+});
+
+export const ServerMessageSchema = z.union([
+  WelcomeSchema,
+  SnapshotSchema,
+  EventFrameSchema,
+  ResponseSchema,
+  ErrorFrameSchema,
+  ResyncRequiredSchema,
+  SessionClosedSchema,
+]);
+
+export type Welcome = z.infer<typeof WelcomeSchema>;
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+export type EventFrame = z.infer<typeof EventFrameSchema>;
+export type ResponseFrame = z.infer<typeof ResponseSchema>;
+export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
+export type ResyncRequired = z.infer<typeof ResyncRequiredSchema>;
+export type SessionClosed = z.infer<typeof SessionClosedSchema>;
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+export type ServerMessageType = ServerMessage['type'];
+
+// ---------------------------------------------------------------------------------------------
+// What each command answers with (`response.data` when ok)
+// ---------------------------------------------------------------------------------------------
+
+export interface CommandResults {
+  subscribe: { seq: number };
+  unsubscribe: Record<string, never>;
+  /** Sent once the run has started; its events follow on the session's stream. */
+  prompt: { accepted: true };
+  steer: { queued: true };
+  follow_up: { queued: true };
+  abort: Record<string, never>;
+  clear_queue: { steering: string[]; followUp: string[] };
+  get_state: AgentState;
+  get_tree: { tree: z.infer<typeof TreeNodeSchema>[]; leafId: string | null };
+  /** Entries in the order asked; ids that do not exist are listed in `missing`. */
+  get_entries: { entries: Record<string, unknown>[]; missing: string[] };
+  navigate_tree: { editorText?: string; cancelled: boolean };
+  /** The new session (the client subscribes to it to open it); `editorText` is the forked prompt. */
+  fork: { sessionId: string; editorText: string };
+  clone: { sessionId: string };
+  new_session: { sessionId: string };
+  /** The connection is now subscribed to this session only; its snapshot came first. */
+  switch_session: { seq: number };
+  compact: { summary: string; firstKeptEntryId: string; tokensBefore: number };
+  set_model: Record<string, never>;
+  set_thinking_level: Record<string, never>;
+  set_label: Record<string, never>;
+  set_session_name: Record<string, never>;
+  ping: { time: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// REST shapes
+// ---------------------------------------------------------------------------------------------
+
+export const HealthSchema = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  protocolVersion: z.number().int(),
+});
+export type Health = z.infer<typeof HealthSchema>;
+
+export const MeSchema = z.object({ user: UserSummarySchema, authRequired: z.boolean() });
+export type Me = z.infer<typeof MeSchema>;
+
+export const LoginRequestSchema = z.object({ token: z.string().min(1).max(512) });
+export type LoginRequest = z.infer<typeof LoginRequestSchema>;
+
+export const WorkspaceInfoSchema = z.object({
+  id: WorkspaceIdSchema,
+  /** The directory's base name, for display. */
+  name: z.string(),
+  /** The directory on the server, for display only; clients always send `id`. */
+  path: z.string(),
+});
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfoSchema>;
+
+export const SessionListItemSchema = z.object({
+  id: SessionIdSchema,
+  workspaceId: WorkspaceIdSchema,
+  name: z.string().optional(),
+  firstMessage: z.string(),
+  created: z.string(),
+  modified: z.string(),
+  messageCount: z.number().int(),
+  /** The session this one was forked or cloned from, when it is known to this server. */
+  parentSessionId: z.string().optional(),
+  owner: z.string().nullable(),
+});
+export type SessionListItem = z.infer<typeof SessionListItemSchema>;
+
+export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema) });
+export const WorkspaceListSchema = z.object({ workspaces: z.array(WorkspaceInfoSchema) });
+
+export const RenameRequestSchema = z.object({ name: z.string().min(1).max(200) });
+
+/** Body of every non-2xx REST answer. */
+export const HttpErrorSchema = z.object({ error: ErrorBodySchema });
+export type HttpError = z.infer<typeof HttpErrorSchema>;
