@@ -147,6 +147,8 @@ export const TreeNodeSchema = z.object({
   toolCalls: z.number().optional(),
   /** For assistant messages that ended in error or abort. */
   isError: z.boolean().optional(),
+  /** For `custom` and `custom_message` entries: their customType (views hide Arbor's own). */
+  customType: z.string().optional(),
 });
 export type TreeNode = z.infer<typeof TreeNodeSchema>;
 
