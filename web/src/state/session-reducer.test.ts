@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { chatItems, missingBodies, sessionReducer, type SessionView } from './session-reducer';
+import { chain, node } from '../test-support/tree-builder';
+import { assistantMessage, frames, snapshot, userMessage } from '../test-support/snapshot-builder';
+import type { AgentSessionEvent } from '../../../shared/agent-events';
+
+function run(view: SessionView | null, events: AgentSessionEvent[], firstSeq = 1): SessionView {
+  let next = view;
+  for (const frame of frames(events, firstSeq))
+    next = sessionReducer(next, { type: 'event', frame });
+  return next!;
+}
+
+const base = chain(null, [
+  { id: 'u1', role: 'user', preview: 'hello' },
+  { id: 'a1', role: 'assistant', preview: 'hi' },
+]);
+
+function opened(): SessionView {
+  return sessionReducer(null, {
+    type: 'snapshot',
+    snapshot: snapshot(base, 'a1', {
+      messages: [
+        { entryId: 'u1', message: userMessage('hello') },
+        { entryId: 'a1', message: assistantMessage('hi') },
+      ],
+    }),
+  })!;
+}
+
+describe('sessionReducer', () => {
+  it('shows the snapshot path as chat items keyed by entry id', () => {
+    const items = chatItems(opened());
+    expect(items.map((i) => [i.entryId, i.role])).toEqual([
+      ['u1', 'user'],
+      ['a1', 'assistant'],
+    ]);
+  });
+
+  it('streams an answer from deltas and stores it under its entry when appended', () => {
+    const u2 = node({ id: 'u2', role: 'user' }, 'a1');
+    const a2 = node({ id: 'a2', role: 'assistant' }, 'u2');
+    const partial = assistantMessage('');
+    let view = run(opened(), [
+      { type: 'agent_start' },
+      { type: 'message_start', message: userMessage('next') },
+      { type: 'message_end', message: userMessage('next') },
+      { type: 'entry_appended', node: u2 },
+      { type: 'message_start', message: partial },
+      { type: 'message_update', assistantMessageEvent: { type: 'text_start', contentIndex: 0 } },
+      {
+        type: 'message_update',
+        assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'Hel' },
+      },
+      {
+        type: 'message_update',
+        assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'lo' },
+      },
+    ]);
+    const streaming = chatItems(view).at(-1)!;
+    expect(streaming.streaming).toBe(true);
+    expect(streaming.message).toMatchObject({ content: [{ type: 'text', text: 'Hello' }] });
+    expect(view.state.isStreaming).toBe(true);
+
+    view = run(
+      view,
+      [
+        { type: 'message_end', message: assistantMessage('Hello') },
+        { type: 'entry_appended', node: a2 },
+        { type: 'agent_end', messages: [] },
+      ],
+      9,
+    );
+    const items = chatItems(view);
+    expect(items.map((i) => i.entryId)).toEqual(['u1', 'a1', 'u2', 'a2']);
+    expect(items.at(-1)!.message).toMatchObject({ content: [{ text: 'Hello' }] });
+    expect(view.leafId).toBe('a2');
+    expect(view.state.isStreaming).toBe(false);
+    expect(view.state.cost).toBe(0.5);
+    expect(view.state.contextUsage.tokens).toBe(120);
+  });
+
+  it('pairs a body with its entry when the entry is announced before the message ends', () => {
+    const u2 = node({ id: 'u2', role: 'user' }, 'a1');
+    const view = run(opened(), [
+      { type: 'entry_appended', node: u2 },
+      { type: 'message_end', message: userMessage('early') },
+    ]);
+    expect(view.bodies.get('u2')).toMatchObject({ content: [{ text: 'early' }] });
+    expect(view.unsaved).toEqual([]);
+  });
+
+  it('does not mutate the previous streaming message when a delta arrives', () => {
+    const view = run(opened(), [
+      { type: 'message_start', message: assistantMessage('') },
+      { type: 'message_update', assistantMessageEvent: { type: 'text_start', contentIndex: 0 } },
+    ]);
+    const before = view.streaming;
+    const after = run(
+      view,
+      [
+        {
+          type: 'message_update',
+          assistantMessageEvent: { type: 'text_delta', contentIndex: 0, delta: 'x' },
+        },
+      ],
+      3,
+    );
+    expect(before).toMatchObject({ content: [{ text: '' }] });
+    expect(after.streaming).toMatchObject({ content: [{ text: 'x' }] });
+  });
+
+  it('ignores duplicate and old seqs, and flags a gap for resync', () => {
+    const view = run(opened(), [{ type: 'leaf_moved', leafId: 'u1' }]);
+    expect(view.seq).toBe(1);
+    const again = sessionReducer(view, {
+      type: 'event',
+      frame: frames([{ type: 'leaf_moved', leafId: 'a1' }], 1)[0]!,
+    })!;
+    expect(again).toBe(view);
+    const gap = sessionReducer(view, {
+      type: 'event',
+      frame: frames([{ type: 'leaf_moved', leafId: 'a1' }], 5)[0]!,
+    })!;
+    expect(gap.needsResync).toBe(true);
+    expect(gap.leafId).toBe('u1');
+  });
+
+  it('ignores events for another session', () => {
+    const view = opened();
+    const frame = { ...frames([{ type: 'leaf_moved', leafId: null }])[0]!, sessionId: 'other' };
+    expect(sessionReducer(view, { type: 'event', frame })).toBe(view);
+  });
+
+  it('moves the leaf, shortening the chat, and asks for bodies it lacks', () => {
+    const other = node({ id: 'b1', role: 'assistant' }, 'u1');
+    let view = run(opened(), [{ type: 'leaf_moved', leafId: null }]);
+    expect(chatItems(view)).toEqual([]);
+    view = sessionReducer(
+      { ...view, tree: [...view.tree, other], byId: new Map(view.byId).set('b1', other) },
+      { type: 'event', frame: frames([{ type: 'leaf_moved', leafId: 'b1' }], 2)[0]! },
+    )!;
+    expect(missingBodies(view)).toEqual(['b1']);
+    view = sessionReducer(view, {
+      type: 'entries_loaded',
+      entries: [
+        {
+          type: 'message',
+          id: 'b1',
+          parentId: 'u1',
+          timestamp: other.timestamp,
+          message: assistantMessage('other'),
+        },
+      ],
+    })!;
+    expect(missingBodies(view)).toEqual([]);
+    expect(chatItems(view).map((i) => i.entryId)).toEqual(['u1', 'b1']);
+  });
+
+  it('shows a compaction entry as a compaction summary once its body is loaded', () => {
+    const c = node({ id: 'c1', type: 'compaction' }, 'a1');
+    let view = run(opened(), [
+      { type: 'compaction_start', reason: 'manual' },
+      { type: 'entry_appended', node: c },
+    ]);
+    expect(view.compacting).toBe('manual');
+    expect(missingBodies(view)).toEqual(['c1']);
+    view = run(
+      view,
+      [
+        {
+          type: 'compaction_end',
+          reason: 'manual',
+          aborted: false,
+          willRetry: false,
+          result: { summary: 'S', firstKeptEntryId: 'a1', tokensBefore: 10 },
+        },
+      ],
+      3,
+    );
+    view = sessionReducer(view, {
+      type: 'entries_loaded',
+      entries: [
+        {
+          type: 'compaction',
+          id: 'c1',
+          parentId: 'a1',
+          timestamp: c.timestamp,
+          summary: '## Goal',
+          firstKeptEntryId: 'a1',
+          tokensBefore: 10,
+        },
+      ],
+    })!;
+    expect(chatItems(view).at(-1)).toMatchObject({
+      entryId: 'c1',
+      role: 'compactionSummary',
+      message: { summary: '## Goal' },
+    });
+    expect(view.compacting).toBeNull();
+  });
+
+  it('reports a failed compaction and a failed retry as notices', () => {
+    const view = run(opened(), [
+      { type: 'compaction_start', reason: 'manual' },
+      {
+        type: 'compaction_end',
+        reason: 'manual',
+        aborted: false,
+        willRetry: false,
+        errorMessage: 'too long',
+      },
+      { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: '503' },
+      { type: 'auto_retry_end', success: false, attempt: 3, finalError: '503 again' },
+    ]);
+    expect(view.notices.map((n) => n.text)).toEqual([
+      'Compaction failed: too long',
+      'Retry failed: 503 again',
+    ]);
+    expect(view.retry).toBeNull();
+  });
+
+  it('sets and clears labels, queues, names, thinking level and model', () => {
+    const view = run(opened(), [
+      { type: 'label_changed', targetId: 'u1', label: 'start' },
+      { type: 'queue_update', steering: ['s'], followUp: ['f'] },
+      { type: 'session_info_changed', name: 'My session' },
+      { type: 'thinking_level_changed', level: 'high' },
+      { type: 'model_changed', modelId: 'demo' },
+    ]);
+    expect(view.byId.get('u1')!.label).toBe('start');
+    expect(view.tree.find((n) => n.id === 'u1')!.label).toBe('start');
+    expect(view.state.steering).toEqual(['s']);
+    expect(view.state.followUp).toEqual(['f']);
+    expect(view.sessionName).toBe('My session');
+    expect(view.state.thinkingLevel).toBe('high');
+    const cleared = run(view, [{ type: 'label_changed', targetId: 'u1' }], 6);
+    expect(cleared.byId.get('u1')!.label).toBeUndefined();
+  });
+
+  it('tracks tool executions until their result message ends', () => {
+    const view = run(opened(), [
+      { type: 'tool_execution_start', toolCallId: 't1', toolName: 'ls', args: { path: '.' } },
+      {
+        type: 'tool_execution_end',
+        toolCallId: 't1',
+        toolName: 'ls',
+        result: { content: [{ type: 'text', text: 'a.txt' }] },
+        isError: false,
+      },
+    ]);
+    expect(view.toolRuns.get('t1')).toMatchObject({ running: false, isError: false });
+    const done = run(
+      view,
+      [
+        {
+          type: 'message_end',
+          message: {
+            role: 'toolResult',
+            toolCallId: 't1',
+            toolName: 'ls',
+            content: [{ type: 'text', text: 'a.txt' }],
+            isError: false,
+            timestamp: 3,
+          },
+        },
+      ],
+      3,
+    );
+    expect(done.toolRuns.has('t1')).toBe(false);
+  });
+
+  it('keeps cached bodies across a fresh snapshot of the same session', () => {
+    const view = opened();
+    const again = sessionReducer(view, { type: 'snapshot', snapshot: snapshot(base, 'a1') })!;
+    expect(again.bodies.get('a1')).toBeDefined();
+    const other = sessionReducer(view, {
+      type: 'snapshot',
+      snapshot: { ...snapshot(base, 'a1'), sessionId: 'sess-2' },
+    })!;
+    expect(other.bodies.size).toBe(0);
+  });
+});

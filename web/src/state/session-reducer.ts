@@ -1,0 +1,467 @@
+import {
+  applyAssistantDelta,
+  assertNever,
+  type AgentSessionEvent,
+  type ToolResultPayload,
+} from '../../../shared/agent-events';
+import type { AgentMessage, AssistantMessage } from '../../../shared/messages';
+import type {
+  AgentState,
+  ModelSummary,
+  SessionAccess,
+  Snapshot,
+  EventFrame,
+} from '../../../shared/protocol';
+import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+
+/*
+ * The page's picture of one session, as a pure reducer over what the server sends: a snapshot,
+ * then events in `seq` order. Entry bodies are cached by id (entries never change), so moving the
+ * leaf only needs the bodies of entries the page has not seen yet.
+ */
+
+export interface ToolRun {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  running: boolean;
+  result?: ToolResultPayload;
+  isError?: boolean;
+}
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface SessionView {
+  sessionId: string;
+  workspaceId: string;
+  /** The last applied event's seq (or the snapshot's). */
+  seq: number;
+  /** True when an event arrived after a gap: the page must ask for a fresh snapshot. */
+  needsResync: boolean;
+  header: Snapshot['header'];
+  sessionName?: string;
+  tree: TreeNode[];
+  byId: Map<string, TreeNode>;
+  leafId: string | null;
+  /** Renderable bodies of entries (messages, summaries) by entry id. */
+  bodies: Map<string, AgentMessage>;
+  /** The message being streamed (between message_start and message_end). */
+  streaming: AgentMessage | null;
+  /** Messages that ended but whose entry has not been announced yet, oldest first. */
+  unsaved: AgentMessage[];
+  /** Entries announced before their message ended (ids), oldest first. */
+  awaitingBody: string[];
+  toolRuns: Map<string, ToolRun>;
+  state: AgentState;
+  models: ModelSummary[];
+  access: SessionAccess;
+  compacting: string | null;
+  retry: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string } | null;
+  notices: Notice[];
+}
+
+export type SessionAction =
+  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'event'; frame: EventFrame }
+  | { type: 'entries_loaded'; entries: SessionEntry[] }
+  | { type: 'state_loaded'; state: AgentState }
+  | { type: 'notice'; kind: Notice['kind']; text: string }
+  | { type: 'dismiss_notice'; id: number };
+
+let noticeIds = 0;
+
+/** A renderable body for a stored entry, or undefined for entries the chat does not show. */
+export function bodyOfEntry(entry: SessionEntry): AgentMessage | undefined {
+  const time = Date.parse(entry.timestamp) || 0;
+  switch (entry.type) {
+    case 'message':
+      return entry.message;
+    case 'custom_message':
+      return {
+        role: 'custom',
+        customType: entry.customType,
+        content: entry.content,
+        display: entry.display,
+        details: entry.details,
+        timestamp: time,
+      };
+    case 'compaction':
+      return {
+        role: 'compactionSummary',
+        summary: entry.summary,
+        tokensBefore: entry.tokensBefore,
+        timestamp: time,
+      };
+    case 'branch_summary':
+      return {
+        role: 'branchSummary',
+        summary: entry.summary,
+        fromId: entry.fromId,
+        timestamp: time,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** Entry types that the chat shows from the active path. */
+export function isChatEntry(node: TreeNode): boolean {
+  return (
+    node.type === 'message' ||
+    node.type === 'custom_message' ||
+    node.type === 'compaction' ||
+    node.type === 'branch_summary'
+  );
+}
+
+/** Entry ids root → leaf. */
+export function activePathIds(view: Pick<SessionView, 'byId' | 'leafId'>): string[] {
+  const path: string[] = [];
+  const seen = new Set<string>();
+  let current = view.leafId === null ? undefined : view.byId.get(view.leafId);
+  while (current && !seen.has(current.id)) {
+    seen.add(current.id);
+    path.push(current.id);
+    current = current.parentId === null ? undefined : view.byId.get(current.parentId);
+  }
+  return path.reverse();
+}
+
+export interface ChatItem {
+  /** Entry id, or a synthetic key for messages not yet stored. */
+  key: string;
+  entryId: string | null;
+  role: string;
+  message: AgentMessage | undefined;
+  streaming: boolean;
+}
+
+/** What the chat shows: the active path's chat entries, then unsaved and streaming messages. */
+export function chatItems(view: SessionView): ChatItem[] {
+  const items: ChatItem[] = [];
+  for (const id of activePathIds(view)) {
+    const node = view.byId.get(id)!;
+    if (!isChatEntry(node)) continue;
+    const message = view.bodies.get(id);
+    if (message?.role === 'custom' && !message.display) continue;
+    items.push({
+      key: id,
+      entryId: id,
+      role: message?.role ?? node.role ?? node.type,
+      message,
+      streaming: false,
+    });
+  }
+  view.unsaved.forEach((message, i) =>
+    items.push({
+      key: `unsaved:${i}:${message.timestamp}`,
+      entryId: null,
+      role: message.role,
+      message,
+      streaming: false,
+    }),
+  );
+  if (view.streaming) {
+    items.push({
+      key: `streaming:${view.streaming.timestamp}`,
+      entryId: null,
+      role: view.streaming.role,
+      message: view.streaming,
+      streaming: true,
+    });
+  }
+  return items;
+}
+
+/** Path entries the chat shows whose bodies the page does not have. */
+export function missingBodies(view: SessionView): string[] {
+  return activePathIds(view).filter(
+    (id) =>
+      isChatEntry(view.byId.get(id)!) && !view.bodies.has(id) && !view.awaitingBody.includes(id),
+  );
+}
+
+function fromSnapshot(snapshot: Snapshot, previous: SessionView | null): SessionView {
+  const byId = new Map<string, TreeNode>();
+  const tree: TreeNode[] = [];
+  for (const node of snapshot.tree) {
+    if (byId.has(node.id)) continue;
+    byId.set(node.id, node);
+    tree.push(node);
+  }
+  const bodies =
+    previous && previous.sessionId === snapshot.sessionId
+      ? new Map(previous.bodies)
+      : new Map<string, AgentMessage>();
+  for (const { entryId, message } of snapshot.messages) {
+    if (entryId === null) continue;
+    bodies.set(entryId, message);
+  }
+  const view: SessionView = {
+    sessionId: snapshot.sessionId,
+    workspaceId: snapshot.workspaceId,
+    seq: snapshot.seq,
+    needsResync: false,
+    header: snapshot.header,
+    tree,
+    byId,
+    leafId: snapshot.leafId,
+    bodies,
+    streaming: null,
+    unsaved: [],
+    awaitingBody: [],
+    toolRuns: new Map(),
+    state: snapshot.state,
+    models: snapshot.models,
+    access: snapshot.access,
+    compacting: snapshot.state.isCompacting ? 'manual' : null,
+    retry: null,
+    notices: previous?.sessionId === snapshot.sessionId ? previous.notices : [],
+  };
+  if (snapshot.sessionName !== undefined) view.sessionName = snapshot.sessionName;
+  return view;
+}
+
+function withNotice(view: SessionView, kind: Notice['kind'], text: string): SessionView {
+  const notices = [...view.notices, { id: ++noticeIds, kind, text }].slice(-5);
+  return { ...view, notices };
+}
+
+function cloneForDelta(message: AssistantMessage, index: number): AssistantMessage {
+  const content = message.content.slice();
+  const block = content[index];
+  if (block) content[index] = { ...block };
+  return { ...message, content };
+}
+
+function contextTokensOf(message: AssistantMessage): number {
+  const usage = message.usage;
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+function isMessageEntry(node: TreeNode): boolean {
+  return node.type === 'message' || node.type === 'custom_message';
+}
+
+function roleOfEntry(node: TreeNode): string {
+  return node.type === 'custom_message' ? 'custom' : (node.role ?? '');
+}
+
+function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
+  switch (event.type) {
+    case 'agent_start':
+      return { ...view, state: { ...view.state, isStreaming: true } };
+    case 'agent_end':
+      return {
+        ...view,
+        streaming: null,
+        retry: null,
+        state: { ...view.state, isStreaming: false },
+      };
+    case 'turn_start':
+    case 'turn_end':
+      return view;
+    case 'message_start':
+      return { ...view, streaming: structuredClone(event.message) };
+    case 'message_update': {
+      const current = view.streaming;
+      if (!current || current.role !== 'assistant') return view;
+      const next = cloneForDelta(current, event.assistantMessageEvent.contentIndex);
+      applyAssistantDelta(next, event.assistantMessageEvent);
+      return { ...view, streaming: next };
+    }
+    case 'message_end': {
+      let next: SessionView = { ...view, streaming: null };
+      const message = event.message;
+      if (message.role === 'assistant') {
+        const state = { ...view.state, cost: view.state.cost + (message.usage.cost?.total ?? 0) };
+        if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
+          const tokens = contextTokensOf(message);
+          const window = state.contextUsage.contextWindow;
+          state.contextUsage = {
+            tokens,
+            contextWindow: window,
+            percent: window > 0 ? (tokens / window) * 100 : null,
+          };
+        }
+        next.state = state;
+      }
+      const waiting = view.awaitingBody.findIndex(
+        (id) => roleOfEntry(view.byId.get(id)!) === message.role,
+      );
+      if (waiting >= 0) {
+        const bodies = new Map(view.bodies);
+        bodies.set(view.awaitingBody[waiting]!, message);
+        const awaitingBody = view.awaitingBody.filter((_, i) => i !== waiting);
+        next = { ...next, bodies, awaitingBody };
+      } else {
+        next.unsaved = [...view.unsaved, message];
+      }
+      if (message.role === 'toolResult') {
+        const toolRuns = new Map(view.toolRuns);
+        toolRuns.delete(message.toolCallId);
+        next.toolRuns = toolRuns;
+      }
+      return next;
+    }
+    case 'tool_execution_start': {
+      const toolRuns = new Map(view.toolRuns);
+      toolRuns.set(event.toolCallId, {
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        args: event.args,
+        running: true,
+      });
+      return { ...view, toolRuns };
+    }
+    case 'tool_execution_update':
+    case 'tool_execution_end': {
+      const toolRuns = new Map(view.toolRuns);
+      const run: ToolRun = toolRuns.get(event.toolCallId) ?? {
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        args: event.args,
+        running: true,
+      };
+      if (event.type === 'tool_execution_update') {
+        toolRuns.set(event.toolCallId, { ...run, result: event.partialResult });
+      } else {
+        toolRuns.set(event.toolCallId, {
+          ...run,
+          running: false,
+          result: event.result,
+          isError: event.isError,
+        });
+      }
+      return { ...view, toolRuns };
+    }
+    case 'auto_retry_start':
+      return {
+        ...view,
+        retry: {
+          attempt: event.attempt,
+          maxAttempts: event.maxAttempts,
+          delayMs: event.delayMs,
+          errorMessage: event.errorMessage,
+        },
+      };
+    case 'auto_retry_end': {
+      const next = { ...view, retry: null };
+      return event.success
+        ? next
+        : withNotice(next, 'error', `Retry failed: ${event.finalError ?? 'unknown error'}`);
+    }
+    case 'queue_update':
+      return {
+        ...view,
+        state: { ...view.state, steering: event.steering, followUp: event.followUp },
+      };
+    case 'compaction_start':
+      return {
+        ...view,
+        compacting: event.reason,
+        state: { ...view.state, isCompacting: true },
+      };
+    case 'compaction_end': {
+      const next = { ...view, compacting: null, state: { ...view.state, isCompacting: false } };
+      if (event.errorMessage)
+        return withNotice(next, 'error', `Compaction failed: ${event.errorMessage}`);
+      if (event.aborted) return withNotice(next, 'info', 'Compaction cancelled.');
+      return next;
+    }
+    case 'entry_appended': {
+      const node = event.node;
+      if (view.byId.has(node.id)) return { ...view, leafId: node.id };
+      const byId = new Map(view.byId);
+      byId.set(node.id, node);
+      let next: SessionView = { ...view, byId, tree: [...view.tree, node], leafId: node.id };
+      if (isMessageEntry(node)) {
+        const role = roleOfEntry(node);
+        const index = view.unsaved.findIndex((message) => message.role === role);
+        if (index >= 0) {
+          const bodies = new Map(view.bodies);
+          bodies.set(node.id, view.unsaved[index]!);
+          next = { ...next, bodies, unsaved: view.unsaved.filter((_, i) => i !== index) };
+        } else if (!view.bodies.has(node.id)) {
+          next = { ...next, awaitingBody: [...view.awaitingBody, node.id] };
+        }
+      }
+      return next;
+    }
+    case 'leaf_moved':
+      return {
+        ...view,
+        leafId: event.leafId,
+        state: { ...view.state, leafId: event.leafId },
+      };
+    case 'label_changed': {
+      const target = view.byId.get(event.targetId);
+      if (!target) return view;
+      const updated: TreeNode = { ...target };
+      if (event.label) updated.label = event.label;
+      else delete updated.label;
+      const byId = new Map(view.byId);
+      byId.set(updated.id, updated);
+      const tree = view.tree.map((node) => (node.id === updated.id ? updated : node));
+      return { ...view, byId, tree };
+    }
+    case 'session_info_changed': {
+      const next = { ...view };
+      if (event.name === undefined) delete next.sessionName;
+      else next.sessionName = event.name;
+      return next;
+    }
+    case 'thinking_level_changed':
+      return { ...view, state: { ...view.state, thinkingLevel: event.level } };
+    case 'model_changed': {
+      const model = view.models.find((m) => m.id === event.modelId);
+      const contextUsage = model
+        ? { ...view.state.contextUsage, contextWindow: model.contextWindow }
+        : view.state.contextUsage;
+      return { ...view, state: { ...view.state, modelId: event.modelId, contextUsage } };
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+/**
+ * The next view. Events for another session, or with a seq already applied, change nothing; an
+ * event after a gap marks the view for a resync instead of applying out of order.
+ */
+export function sessionReducer(
+  view: SessionView | null,
+  action: SessionAction,
+): SessionView | null {
+  if (action.type === 'snapshot') return fromSnapshot(action.snapshot, view);
+  if (!view) return view;
+  switch (action.type) {
+    case 'event': {
+      const frame = action.frame;
+      if (frame.sessionId !== view.sessionId || frame.seq <= view.seq) return view;
+      if (frame.seq > view.seq + 1) return { ...view, needsResync: true };
+      return { ...applyEvent(view, frame.event), seq: frame.seq };
+    }
+    case 'entries_loaded': {
+      const bodies = new Map(view.bodies);
+      for (const entry of action.entries) {
+        const body = bodyOfEntry(entry);
+        if (body) bodies.set(entry.id, body);
+      }
+      return { ...view, bodies };
+    }
+    case 'state_loaded':
+      // The leaf is owned by the event stream, which may already be ahead of this answer.
+      return { ...view, state: { ...action.state, leafId: view.leafId } };
+    case 'notice':
+      return withNotice(view, action.kind, action.text);
+    case 'dismiss_notice':
+      return { ...view, notices: view.notices.filter((n) => n.id !== action.id) };
+    default:
+      return assertNever(action);
+  }
+}
