@@ -185,6 +185,14 @@ export function missingBodies(view: SessionView): string[] {
   );
 }
 
+function isToolPayload(value: unknown): value is ToolResultPayload {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { content?: unknown }).content)
+  );
+}
+
 function fromSnapshot(snapshot: Snapshot, previous: SessionView | null): SessionView {
   const byId = new Map<string, TreeNode>();
   const tree: TreeNode[] = [];
@@ -211,10 +219,21 @@ function fromSnapshot(snapshot: Snapshot, previous: SessionView | null): Session
     byId,
     leafId: snapshot.leafId,
     bodies,
-    streaming: null,
+    streaming: snapshot.streamingMessage ? structuredClone(snapshot.streamingMessage) : null,
     unsaved: [],
     awaitingBody: [],
-    toolRuns: new Map(),
+    toolRuns: new Map(
+      (snapshot.runningTools ?? []).map((tool) => [
+        tool.toolCallId,
+        {
+          toolCallId: tool.toolCallId,
+          toolName: tool.toolName,
+          args: tool.args,
+          running: true,
+          ...(isToolPayload(tool.partialResult) ? { result: tool.partialResult } : {}),
+        },
+      ]),
+    ),
     state: snapshot.state,
     models: snapshot.models,
     access: snapshot.access,
@@ -324,7 +343,7 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
       const run: ToolRun = toolRuns.get(event.toolCallId) ?? {
         toolCallId: event.toolCallId,
         toolName: event.toolName,
-        args: event.args,
+        args: event.type === 'tool_execution_update' ? event.args : undefined,
         running: true,
       };
       if (event.type === 'tool_execution_update') {

@@ -41,6 +41,8 @@ export function snapshot(
       },
     ],
     access: { canWrite: true, owner: null },
+    streamingMessage: null,
+    runningTools: [],
     ...overrides,
   };
 }
