@@ -267,6 +267,14 @@ export const WelcomeSchema = z.object({
   }),
 });
 
+export const RunningToolSchema = z.object({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  args: z.unknown(),
+  partialResult: z.unknown().optional(),
+});
+export type RunningTool = z.infer<typeof RunningToolSchema>;
+
 export const SnapshotSchema = z.object({
   type: z.literal('snapshot'),
   sessionId: SessionIdSchema,
@@ -282,6 +290,13 @@ export const SnapshotSchema = z.object({
   state: AgentStateSchema,
   models: z.array(ModelSummarySchema),
   access: SessionAccessSchema,
+  /**
+   * The message being streamed when the snapshot was taken (after its `message_start`, before its
+   * `message_end`), with every delta up to `seq` applied; later `message_update` events extend it.
+   */
+  streamingMessage: AgentMessageSchema.nullable(),
+  /** Tools running when the snapshot was taken, with their latest partial result. */
+  runningTools: z.array(RunningToolSchema),
 });
 
 /**
