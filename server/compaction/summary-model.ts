@@ -1,0 +1,69 @@
+import type { AssistantMessage, UserMessage } from '../../shared/messages.js';
+import { contentText } from '../../shared/messages.js';
+
+/*
+ * The narrow view of a model that summaries need: its window, how much it may answer, and one
+ * call that completes a request. The agent runtime supplies the call (over the openai SDK); tests
+ * supply one that talks to the demo model over HTTP.
+ */
+
+export interface SummaryModelInfo {
+  contextWindow: number;
+  maxOutputTokens: number;
+  reasoning: boolean;
+}
+
+export interface SummaryCompletionRequest {
+  systemPrompt: string;
+  messages: UserMessage[];
+  maxTokens: number;
+  /** A thinking level, set only when the model reasons and the session's level is not "off". */
+  reasoning?: string;
+}
+
+/**
+ * Completes one request. Failures may be thrown or returned as an assistant message with
+ * `stopReason` "error" or "aborted"; both are handled.
+ */
+export type CompleteFn = (
+  request: SummaryCompletionRequest,
+  signal?: AbortSignal,
+) => Promise<AssistantMessage>;
+
+export class SummaryAbortedError extends Error {
+  readonly code = 'compaction_aborted';
+  constructor(message = 'Compaction cancelled') {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    error instanceof SummaryAbortedError ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError'))
+  );
+}
+
+/** Asks the model and returns its text; throws on error, `SummaryAbortedError` on abort. */
+export async function completeText(
+  complete: CompleteFn,
+  request: SummaryCompletionRequest,
+  signal: AbortSignal | undefined,
+  failurePrefix: string,
+): Promise<string> {
+  if (signal?.aborted) throw new SummaryAbortedError();
+  let response: AssistantMessage;
+  try {
+    response = await complete(request, signal);
+  } catch (error) {
+    if (signal?.aborted || isAbortError(error)) throw new SummaryAbortedError();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${failurePrefix}: ${reason}`, { cause: error });
+  }
+  if (signal?.aborted || response.stopReason === 'aborted') throw new SummaryAbortedError();
+  if (response.stopReason === 'error') {
+    throw new Error(`${failurePrefix}: ${response.errorMessage ?? 'unknown error'}`);
+  }
+  return contentText(response.content);
+}
