@@ -1,0 +1,87 @@
+import type { LabelEntry, SessionEntry, SessionHeader } from '../../shared/session-entries.js';
+import { CURRENT_SESSION_VERSION } from '../../shared/session-entries.js';
+import type { UserContent } from '../../shared/messages.js';
+import { generateEntryId, uuidv7 } from './entry-ids.js';
+import { serializeLine } from './session-lines.js';
+import type { LabelState } from './session-index.js';
+
+/*
+ * The content of a session file that holds one path of another session (pi's
+ * `createBranchedSession`): a new header pointing at the parent file, the path's entries with their
+ * ids and timestamps, then the labels of path entries re-created as new label entries chained after
+ * the last one. Label entries and leaf markers on the path are left out; unlike pi, an entry whose
+ * parent was left out is re-attached to the nearest kept ancestor, so the copied path stays whole.
+ */
+
+/** One element of the source path: its body, or its raw line when this version cannot read it. */
+export type PathLine =
+  { kind: 'entry'; entry: SessionEntry; skip: boolean } | { kind: 'raw'; id: string; text: string };
+
+export function newHeader(cwd: string, parentSession?: string): SessionHeader {
+  const header: SessionHeader = {
+    type: 'session',
+    version: CURRENT_SESSION_VERSION,
+    id: uuidv7(),
+    timestamp: new Date().toISOString(),
+    cwd,
+  };
+  if (parentSession !== undefined) header.parentSession = parentSession;
+  return header;
+}
+
+export function branchedContent(
+  header: SessionHeader,
+  path: readonly PathLine[],
+  labels: ReadonlyMap<string, LabelState>,
+): string {
+  const lines: string[] = [serializeLine(header)];
+  const ids = new Set<string>();
+  let lastKept: string | null = null;
+  let skippedSinceKept = false;
+  for (const item of path) {
+    if (item.kind === 'raw') {
+      lines.push(`${item.text}\n`);
+      ids.add(item.id);
+      lastKept = item.id;
+      skippedSinceKept = false;
+      continue;
+    }
+    const { entry } = item;
+    if (item.skip) {
+      skippedSinceKept = true;
+      continue;
+    }
+    const written: SessionEntry =
+      skippedSinceKept && entry.parentId !== lastKept ? { ...entry, parentId: lastKept } : entry;
+    lines.push(serializeLine(written));
+    ids.add(entry.id);
+    lastKept = entry.id;
+    skippedSinceKept = false;
+  }
+  let parentId = lastKept;
+  for (const [targetId, state] of labels) {
+    if (!ids.has(targetId)) continue;
+    const id = generateEntryId(ids);
+    ids.add(id);
+    const label: LabelEntry = {
+      type: 'label',
+      id,
+      parentId,
+      timestamp: state.timestamp,
+      targetId,
+      label: state.label,
+    };
+    lines.push(serializeLine(label));
+    parentId = id;
+  }
+  return lines.join('');
+}
+
+/** The text pi puts back in the editor for a forked user message: text blocks joined. */
+export function userMessageText(content: UserContent): string {
+  if (typeof content === 'string') return content;
+  return content
+    .filter((block) => block.type === 'text')
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .join('');
+}

@@ -1,0 +1,147 @@
+import type { TreeNode } from '../../shared/session-entries.js';
+
+/*
+ * The in-memory skeleton of a session: one record per entry (no bodies), the parent/child index,
+ * labels and the session name. Everything a tree view or a leaf move needs, at a few hundred
+ * bytes per entry, whatever the size of the bodies on disk.
+ */
+
+/** The customType of the entries that persist a leaf move (docs/decisions/001-leaf-persistence.md). */
+export const LEAF_MARKER_TYPE = 'arbor.leaf';
+
+export interface EntryRecord {
+  readonly id: string;
+  /** `parentId` as written in the file. */
+  readonly parentId: string | null;
+  readonly type: string;
+  readonly role: string | undefined;
+  /** Skeleton without label; `parentId` here is the parent a tree view should draw. */
+  readonly node: TreeNode;
+  /** 1-based line number in the file (0 for in-memory entries). */
+  readonly line: number;
+  /** Byte offset and length of the line's JSON (newline excluded); -1 when there is no file. */
+  readonly offset: number;
+  readonly length: number;
+  /** False for lines whose body this version cannot use (unknown type, invalid body). */
+  readonly usable: boolean;
+  /** A leaf marker: kept in the file, hidden from the tree. */
+  readonly marker: boolean;
+}
+
+export interface LabelState {
+  label: string;
+  timestamp: string;
+}
+
+export class SessionIndex {
+  readonly byId = new Map<string, EntryRecord>();
+  /** Entry ids in file order (first occurrence of each id). */
+  readonly order: string[] = [];
+  readonly duplicateIds: string[] = [];
+  readonly orphans: string[] = [];
+  /** Children by the parent a view draws (markers resolved, orphans under null). */
+  private readonly children = new Map<string | null, string[]>();
+  readonly labels = new Map<string, LabelState>();
+  /** The id of the last entry in file order, markers included (pi's leaf on open). */
+  lastId: string | undefined;
+  sessionName: string | undefined;
+  private finalized = false;
+
+  /** Adds a record during load; call `finalize` once every line is in. */
+  add(record: EntryRecord): void {
+    if (this.byId.has(record.id)) this.duplicateIds.push(record.id);
+    else this.order.push(record.id);
+    this.byId.set(record.id, record);
+    this.lastId = record.id;
+    if (this.finalized) this.link(record);
+  }
+
+  /** Resolves the drawn parent of every record and builds the child lists. */
+  finalize(): void {
+    for (const id of this.order) {
+      const record = this.byId.get(id);
+      if (record) this.link(record);
+    }
+    this.finalized = true;
+  }
+
+  private link(record: EntryRecord): void {
+    const drawn = this.drawnParent(record);
+    if (drawn === 'orphan') {
+      this.orphans.push(record.id);
+      record.node.parentId = null;
+    } else {
+      record.node.parentId = drawn;
+    }
+    if (record.marker) return;
+    const key = record.node.parentId;
+    const list = this.children.get(key);
+    if (list) list.push(record.id);
+    else this.children.set(key, [record.id]);
+  }
+
+  /** The nearest ancestor that is not a marker; 'orphan' when the chain is broken. */
+  private drawnParent(record: EntryRecord): string | null | 'orphan' {
+    let parentId = record.parentId;
+    const seen = new Set<string>([record.id]);
+    while (parentId !== null) {
+      if (seen.has(parentId)) return 'orphan';
+      seen.add(parentId);
+      const parent = this.byId.get(parentId);
+      if (!parent) return 'orphan';
+      if (!parent.marker) return parentId;
+      parentId = parent.parentId;
+    }
+    return null;
+  }
+
+  applyLabel(targetId: string, label: string | undefined, timestamp: string): void {
+    if (label) this.labels.set(targetId, { label, timestamp });
+    else this.labels.delete(targetId);
+  }
+
+  nodeOf(record: EntryRecord): TreeNode {
+    const label = this.labels.get(record.id)?.label;
+    return label === undefined ? { ...record.node } : { ...record.node, label };
+  }
+
+  getNode(id: string): TreeNode | undefined {
+    const record = this.byId.get(id);
+    if (!record || record.marker) return undefined;
+    return this.nodeOf(record);
+  }
+
+  getTree(): TreeNode[] {
+    const nodes: TreeNode[] = [];
+    for (const id of this.order) {
+      const record = this.byId.get(id);
+      if (record && !record.marker) nodes.push(this.nodeOf(record));
+    }
+    return nodes;
+  }
+
+  /** Children by entry timestamp, oldest first (file order breaks ties). */
+  getChildren(parentId: string | null): TreeNode[] {
+    const ids = this.children.get(parentId) ?? [];
+    const nodes: TreeNode[] = [];
+    for (const id of ids) {
+      const record = this.byId.get(id);
+      if (record && record.node.parentId === parentId) nodes.push(this.nodeOf(record));
+    }
+    const time = (node: TreeNode): number => new Date(node.timestamp).getTime();
+    return nodes.sort((a, b) => time(a) - time(b));
+  }
+
+  /** Root-first records from a root to `id`, following `parentId` as written (markers included). */
+  pathTo(id: string | null): EntryRecord[] {
+    const path: EntryRecord[] = [];
+    const seen = new Set<string>();
+    let current = id === null ? undefined : this.byId.get(id);
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      path.push(current);
+      current = current.parentId === null ? undefined : this.byId.get(current.parentId);
+    }
+    return path.reverse();
+  }
+}

@@ -1,0 +1,89 @@
+import {
+  SessionEntrySchema,
+  SessionHeaderSchema,
+  type SessionEntry,
+  type SessionHeader,
+} from '../../shared/session-entries.js';
+
+/*
+ * One line of a session file, parsed. The objects handed out are the ones JSON.parse produced
+ * (after the schema accepted them), so every key, known or not, and its order survive when an
+ * entry is written again.
+ */
+
+/** The tree-relevant part of any line that has `type`, `id`, `parentId` and `timestamp`. */
+export interface Envelope {
+  type: string;
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+export type ParsedLine =
+  | { kind: 'header'; header: SessionHeader }
+  /** A v3 entry the schema accepts. */
+  | { kind: 'entry'; entry: SessionEntry }
+  /**
+   * A tree node this version cannot use: an unknown entry type, or a known type whose body the
+   * schema rejects. Kept in the tree so its children are not orphaned, left out of the context.
+   */
+  | { kind: 'foreign'; envelope: Envelope; reason: string }
+  /** Not JSON, or JSON without an entry envelope (v1 entries have no id; see migration). */
+  | { kind: 'bad'; reason: string; value?: unknown };
+
+export function parseLine(text: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'bad', reason: error instanceof Error ? error.message : 'not JSON' };
+  }
+  return classifyValue(value);
+}
+
+export function classifyValue(value: unknown): ParsedLine {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'bad', reason: 'not a JSON object', value };
+  }
+  const record = value as Record<string, unknown>;
+  if (record.type === 'session') {
+    const header = SessionHeaderSchema.safeParse(value);
+    if (header.success) return { kind: 'header', header: value as SessionHeader };
+    return { kind: 'bad', reason: `invalid header: ${header.error.message}`, value };
+  }
+  const envelope = envelopeOf(record);
+  if (!envelope) return { kind: 'bad', reason: 'missing type, id, parentId or timestamp', value };
+  const entry = SessionEntrySchema.safeParse(value);
+  if (entry.success) return { kind: 'entry', entry: value as SessionEntry };
+  const known = SESSION_ENTRY_TYPES.has(envelope.type);
+  return {
+    kind: 'foreign',
+    envelope,
+    reason: known ? `invalid ${envelope.type} entry` : `unknown entry type "${envelope.type}"`,
+  };
+}
+
+export function envelopeOf(record: Record<string, unknown>): Envelope | undefined {
+  const { type, id, parentId, timestamp } = record;
+  if (typeof type !== 'string' || typeof id !== 'string' || id.length === 0) return undefined;
+  if (parentId !== null && typeof parentId !== 'string') return undefined;
+  if (typeof timestamp !== 'string') return undefined;
+  return { type, id, parentId, timestamp };
+}
+
+export const SESSION_ENTRY_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'thinking_level_change',
+  'model_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
+]);
+
+/** One line as written: the JSON text and its newline. */
+export function serializeLine(value: SessionEntry | SessionHeader | object): string {
+  return `${JSON.stringify(value)}\n`;
+}
