@@ -1,0 +1,338 @@
+import {
+  CloseCode,
+  PROTOCOL_VERSION,
+  ServerMessageSchema,
+  type Command,
+  type CommandResults,
+  type CommandType,
+  type ErrorCode,
+  type EventFrame,
+  type ResyncRequired,
+  type ServerMessage,
+  type SessionClosed,
+  type Snapshot,
+  type Welcome,
+} from '../../../shared/protocol';
+
+/*
+ * The page's one WebSocket: says hello, correlates responses with requests by id, validates every
+ * incoming frame with the shared schemas, and after a drop reconnects with backoff and resumes
+ * each subscribed session from the last seq it delivered (the server replays what was missed,
+ * or sends a fresh snapshot).
+ */
+
+export type SocketStatus = 'connecting' | 'open' | 'offline' | 'unauthorized' | 'incompatible';
+
+export type SessionFrame = Snapshot | EventFrame | ResyncRequired | SessionClosed;
+
+export class CommandError extends Error {
+  constructor(
+    readonly code: ErrorCode | 'disconnected',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommandError';
+  }
+}
+
+/** A command without its request id; the socket assigns one. */
+export type Outgoing<T extends CommandType> = Omit<Extract<Command, { type: T }>, 'id'>;
+
+interface SocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export interface SocketOptions {
+  url: string;
+  /** The WebSocket constructor (the browser's by default; tests pass the `ws` package's). */
+  WebSocketImpl?: new (url: string) => SocketLike;
+  /** Backoff for reconnects: min(maxDelayMs, baseDelayMs * 2^attempt), with jitter. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+interface PendingRequest {
+  resolve: (data: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+const OPEN = 1;
+
+export class ArborSocket {
+  private socket: SocketLike | null = null;
+  private status: SocketStatus = 'offline';
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = true;
+  private nextId = 1;
+  private readonly pending = new Map<string, PendingRequest>();
+  /** Frames waiting for the welcome (commands sent while connecting). */
+  private readonly outbox: string[] = [];
+  /** Session → last seq delivered to listeners (null until its first snapshot). */
+  private readonly subscriptions = new Map<string, number | null>();
+  private readonly frameListeners = new Set<(frame: SessionFrame) => void>();
+  private readonly statusListeners = new Set<(status: SocketStatus) => void>();
+  private readonly problemListeners = new Set<(text: string) => void>();
+  private welcomeInfo: Welcome | null = null;
+  private readonly options: Required<SocketOptions>;
+
+  constructor(options: SocketOptions) {
+    this.options = {
+      baseDelayMs: 250,
+      maxDelayMs: 5000,
+      WebSocketImpl: globalThis.WebSocket as unknown as new (url: string) => SocketLike,
+      ...options,
+    };
+  }
+
+  get welcome(): Welcome | null {
+    return this.welcomeInfo;
+  }
+
+  getStatus(): SocketStatus {
+    return this.status;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.socket?.close(1000, 'page closed');
+    this.socket = null;
+    this.failPending('The connection was closed.');
+    this.setStatus('offline');
+  }
+
+  /** Reconnects at once (after a drop) instead of waiting for the backoff. */
+  reconnectNow(): void {
+    if (this.stopped || this.status === 'open' || this.status === 'connecting') return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.open();
+  }
+
+  onFrame(listener: (frame: SessionFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  onStatus(listener: (status: SocketStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Frames the server sent that do not match the protocol, and error frames. */
+  onProblem(listener: (text: string) => void): () => void {
+    this.problemListeners.add(listener);
+    return () => this.problemListeners.delete(listener);
+  }
+
+  /**
+   * Sends a command and resolves with its result, or rejects with a CommandError carrying the
+   * server's code. Commands issued while connecting are sent once the server has welcomed us;
+   * commands in flight when the connection drops reject with code `disconnected`.
+   */
+  request<T extends CommandType>(command: Outgoing<T>): Promise<CommandResults[T]> {
+    const id = `r${this.nextId++}`;
+    const frame = JSON.stringify({ ...command, id });
+    return new Promise<CommandResults[T]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
+      if (this.status === 'open' && this.socket?.readyState === OPEN) this.socket.send(frame);
+      else this.outbox.push(frame);
+    });
+  }
+
+  /** Subscribes to a session (its snapshot arrives as a frame) and resumes it after reconnects. */
+  async subscribe(sessionId: string): Promise<void> {
+    if (!this.subscriptions.has(sessionId)) this.subscriptions.set(sessionId, null);
+    await this.request<'subscribe'>({ type: 'subscribe', sessionId });
+  }
+
+  async unsubscribe(sessionId: string): Promise<void> {
+    if (!this.subscriptions.delete(sessionId)) return;
+    await this.request<'unsubscribe'>({ type: 'unsubscribe', sessionId }).catch(() => undefined);
+  }
+
+  /** Asks for a fresh snapshot (after a gap the page noticed). */
+  async resync(sessionId: string): Promise<void> {
+    await this.request<'subscribe'>({ type: 'subscribe', sessionId });
+  }
+
+  private open(): void {
+    this.setStatus('connecting');
+    let socket: SocketLike;
+    try {
+      socket = new this.options.WebSocketImpl(this.options.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      const resume: { sessionId: string; lastSeq: number }[] = [];
+      for (const [sessionId, lastSeq] of this.subscriptions) {
+        if (lastSeq !== null) resume.push({ sessionId, lastSeq });
+      }
+      socket.send(
+        JSON.stringify({
+          type: 'hello',
+          protocolVersion: PROTOCOL_VERSION,
+          ...(resume.length ? { resume } : {}),
+        }),
+      );
+    };
+    socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
+      this.receive(event.data);
+    };
+    socket.onerror = () => {
+      // Followed by close, which decides what happens next.
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.welcomeInfo = null;
+      this.failPending('The connection dropped before the server answered.');
+      if (event.code === CloseCode.unauthorized) {
+        this.stopped = true;
+        this.setStatus('unauthorized');
+        return;
+      }
+      if (event.code === CloseCode.protocolVersion) {
+        this.stopped = true;
+        this.setStatus('incompatible');
+        return;
+      }
+      if (this.stopped) return;
+      this.setStatus('offline');
+      this.scheduleReconnect();
+    };
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const { baseDelayMs, maxDelayMs } = this.options;
+    const delay =
+      Math.min(maxDelayMs, baseDelayMs * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt++;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+  }
+
+  private receive(raw: unknown): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(typeof raw === 'string' ? raw : String(raw));
+    } catch {
+      this.problem('The server sent a frame that is not JSON.');
+      return;
+    }
+    const parsed = ServerMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = (json as { id?: unknown } | null)?.id;
+      const request = typeof id === 'string' ? this.pending.get(id) : undefined;
+      if (request) {
+        this.pending.delete(id as string);
+        request.reject(
+          new CommandError('bad_frame', 'The server sent an answer the page cannot read.'),
+        );
+      }
+      this.problem(
+        `The server sent a frame the page cannot read: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
+      return;
+    }
+    this.dispatch(parsed.data);
+  }
+
+  private dispatch(frame: ServerMessage): void {
+    switch (frame.type) {
+      case 'welcome': {
+        this.welcomeInfo = frame;
+        this.attempt = 0;
+        this.setStatus('open');
+        const queued = this.outbox.splice(0);
+        for (const text of queued) this.socket?.send(text);
+        return;
+      }
+      case 'response': {
+        const request = this.pending.get(frame.id);
+        if (!request) return;
+        this.pending.delete(frame.id);
+        if (frame.ok) request.resolve(frame.data ?? {});
+        else request.reject(new CommandError(frame.error.code, frame.error.message));
+        return;
+      }
+      case 'error': {
+        const request = frame.id === undefined ? undefined : this.pending.get(frame.id);
+        if (request && frame.id !== undefined) {
+          this.pending.delete(frame.id);
+          request.reject(new CommandError(frame.code, frame.message));
+        } else {
+          this.problem(frame.message);
+        }
+        return;
+      }
+      case 'snapshot':
+        if (this.subscriptions.has(frame.sessionId))
+          this.subscriptions.set(frame.sessionId, frame.seq);
+        this.emit(frame);
+        return;
+      case 'event': {
+        const last = this.subscriptions.get(frame.sessionId);
+        if (typeof last === 'number' && frame.seq <= last) return;
+        if (typeof last === 'number') this.subscriptions.set(frame.sessionId, frame.seq);
+        this.emit(frame);
+        return;
+      }
+      case 'resync_required':
+        this.emit(frame);
+        return;
+      case 'session_closed':
+        this.subscriptions.delete(frame.sessionId);
+        this.emit(frame);
+        return;
+    }
+  }
+
+  private emit(frame: SessionFrame): void {
+    for (const listener of this.frameListeners) listener(frame);
+  }
+
+  private problem(text: string): void {
+    for (const listener of this.problemListeners) listener(text);
+  }
+
+  private failPending(message: string): void {
+    const requests = [...this.pending.values()];
+    this.pending.clear();
+    this.outbox.length = 0;
+    for (const request of requests) request.reject(new CommandError('disconnected', message));
+  }
+
+  private setStatus(status: SocketStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+}
+
+/** The WebSocket URL of the server that served this page. */
+export function defaultSocketUrl(location: Location): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/api/ws`;
+}
