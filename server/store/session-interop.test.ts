@@ -128,7 +128,9 @@ describe('leaf persistence (decision 001)', () => {
     const file = store.file!;
     store.close();
     const pi = SessionManager.open(file);
-    const piId = pi.appendMessage(assistantMessage('from pi'));
+    const piId = pi.appendMessage(
+      assistantMessage('from pi') as Parameters<typeof pi.appendMessage>[0],
+    );
     const reopened = SessionStore.open(file);
     expect(reopened.getLeafId()).toBe(piId);
     expect(reopened.getNode(piId)?.parentId).toBe(u1);
