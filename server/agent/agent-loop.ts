@@ -1,0 +1,230 @@
+import { applyAssistantDelta, type AssistantMessageEvent } from '../../shared/agent-events.js';
+import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
+import type { ModelInfo } from '../models/model-catalog.js';
+import { emptyAssistantMessage } from '../models/openai-stream.js';
+import type {
+  AnyAgentTool,
+  ContextTransform,
+  EmitFn,
+  ModelStreamOutcome,
+  StreamFn,
+} from './agent-types.js';
+import { toProviderMessages } from './convert-to-llm.js';
+import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
+import { executeToolCalls } from './tool-execution.js';
+
+/*
+ * The model/tool loop, in pi 0.73's event order (agent-loop.ts): agent_start, turn_start, the
+ * prompt messages, then per turn the streamed assistant message, its tool calls and results, and
+ * turn_end; steering is injected before the next model call, follow-ups when the agent would stop.
+ * A retryable failure ends the run as pi's does and starts a new one after a backoff, with
+ * auto_retry_start/end around it. The loop takes its stream function as a parameter and knows
+ * nothing of files: the caller persists at message_end.
+ */
+
+export interface AgentLoopConfig {
+  /** Read before every model call, so a model change applies to the next call. */
+  getModel(): ModelInfo;
+  getApiKey(model: ModelInfo): string | undefined;
+  getThinkingLevel(): string;
+  systemPrompt: string;
+  tools: ReadonlyMap<string, AnyAgentTool>;
+  streamFn: StreamFn;
+  /** Run in order on the context before every model call, tool loops included. */
+  transforms?: readonly ContextTransform[];
+  getSteeringMessages(): AgentMessage[];
+  getFollowUpMessages(): AgentMessage[];
+  retry: RetrySettings;
+}
+
+export interface AgentLoopResult {
+  /** Every message the run added (prompts, assistants, tool results), failed attempts included. */
+  messages: AgentMessage[];
+  /** The last assistant message, if any. */
+  lastAssistant?: AssistantMessage;
+}
+
+/**
+ * Runs prompts (possibly none, to continue from the context) to completion. `context` is the
+ * agent's message list and is extended in place. Never throws for model or tool failures.
+ */
+export async function runAgentLoop(
+  prompts: AgentMessage[],
+  context: AgentMessage[],
+  config: AgentLoopConfig,
+  emit: EmitFn,
+  signal: AbortSignal,
+): Promise<AgentLoopResult> {
+  const all: AgentMessage[] = [];
+  let segment: AgentMessage[] = [];
+  let lastAssistant: AssistantMessage | undefined;
+  let retryAttempt = 0;
+  const record = (message: AgentMessage) => {
+    context.push(message);
+    segment.push(message);
+    all.push(message);
+  };
+
+  emit({ type: 'agent_start' });
+  emit({ type: 'turn_start' });
+  for (const prompt of prompts) {
+    emit({ type: 'message_start', message: prompt });
+    emit({ type: 'message_end', message: prompt });
+    record(prompt);
+  }
+  let pending = config.getSteeringMessages();
+  let firstTurn = true;
+
+  for (;;) {
+    let moreToolCalls = true;
+    while (moreToolCalls || pending.length > 0) {
+      if (!firstTurn) emit({ type: 'turn_start' });
+      firstTurn = false;
+      for (const message of pending) {
+        emit({ type: 'message_start', message });
+        emit({ type: 'message_end', message });
+        record(message);
+      }
+
+      const model = config.getModel();
+      const outcome = await streamAssistant(context, model, config, emit, signal);
+      const message = outcome.message;
+      record(message);
+      lastAssistant = message;
+
+      if (message.stopReason !== 'error' && retryAttempt > 0) {
+        emit({ type: 'auto_retry_end', success: true, attempt: retryAttempt });
+        retryAttempt = 0;
+      }
+
+      if (message.stopReason === 'error' || message.stopReason === 'aborted') {
+        emit({ type: 'turn_end', message, toolResults: [] });
+        emit({ type: 'agent_end', messages: segment });
+        const retryable =
+          config.retry.enabled && !signal.aborted && isRetryableError(message, model.contextWindow);
+        if (!retryable) {
+          if (retryAttempt > 0)
+            emit({
+              type: 'auto_retry_end',
+              success: false,
+              attempt: retryAttempt,
+              finalError: message.errorMessage ?? 'Unknown error',
+            });
+          return { messages: all, lastAssistant };
+        }
+        retryAttempt++;
+        if (retryAttempt > config.retry.maxRetries) {
+          emit({
+            type: 'auto_retry_end',
+            success: false,
+            attempt: retryAttempt - 1,
+            finalError: message.errorMessage ?? 'Unknown error',
+          });
+          return { messages: all, lastAssistant };
+        }
+        const delayMs = retryDelayMs(config.retry, retryAttempt, outcome.retryAfterMs);
+        emit({
+          type: 'auto_retry_start',
+          attempt: retryAttempt,
+          maxAttempts: config.retry.maxRetries,
+          delayMs,
+          errorMessage: message.errorMessage ?? 'Unknown error',
+        });
+        // The failed attempt stays in the history (and the file) but not in what the model sees.
+        if (context[context.length - 1] === message) context.pop();
+        try {
+          await sleep(delayMs, signal);
+        } catch {
+          emit({
+            type: 'auto_retry_end',
+            success: false,
+            attempt: retryAttempt,
+            finalError: 'Retry cancelled',
+          });
+          return { messages: all, lastAssistant };
+        }
+        segment = [];
+        emit({ type: 'agent_start' });
+        emit({ type: 'turn_start' });
+        firstTurn = true;
+        moreToolCalls = true;
+        pending = config.getSteeringMessages();
+        continue;
+      }
+
+      const hasCalls = message.content.some((block) => block.type === 'toolCall');
+      const toolResults = hasCalls
+        ? await executeToolCalls(message, config.tools, signal, emit)
+        : [];
+      for (const result of toolResults) record(result);
+      moreToolCalls = hasCalls;
+      emit({ type: 'turn_end', message, toolResults });
+      if (signal.aborted) {
+        emit({ type: 'agent_end', messages: segment });
+        return { messages: all, lastAssistant };
+      }
+      pending = config.getSteeringMessages();
+    }
+    const followUps = config.getFollowUpMessages();
+    if (followUps.length === 0) break;
+    pending = followUps;
+  }
+  emit({ type: 'agent_end', messages: segment });
+  return { messages: all, lastAssistant };
+}
+
+/** Streams one assistant message, emitting message_start / message_update (deltas) / message_end. */
+async function streamAssistant(
+  context: AgentMessage[],
+  model: ModelInfo,
+  config: AgentLoopConfig,
+  emit: EmitFn,
+  signal: AbortSignal,
+): Promise<ModelStreamOutcome> {
+  const partial = emptyAssistantMessage(model);
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    emit({ type: 'message_start', message: structuredClone(partial) });
+  };
+  let outcome: ModelStreamOutcome;
+  try {
+    let messages = context;
+    for (const transform of config.transforms ?? [])
+      messages = await transform(messages, { signal, model });
+    const stream = config.streamFn({
+      model,
+      apiKey: config.getApiKey(model),
+      systemPrompt: config.systemPrompt,
+      messages: toProviderMessages(messages),
+      tools: [...config.tools.values()].map((tool) => tool.spec),
+      thinkingLevel: config.getThinkingLevel(),
+      signal,
+    });
+    for (;;) {
+      const next = await stream.next();
+      if (next.done) {
+        outcome = next.value;
+        break;
+      }
+      const event = next.value;
+      start();
+      if (event.type === 'start') continue;
+      applyAssistantDelta(partial, event as AssistantMessageEvent);
+      emit({ type: 'message_update', assistantMessageEvent: event });
+    }
+  } catch (error) {
+    // A stream function or transform that throws is a defect, but the run still ends as data.
+    const failed: AssistantMessage = {
+      ...partial,
+      content: partial.content.filter((block) => block.type !== 'toolCall'),
+      stopReason: signal.aborted ? 'aborted' : 'error',
+      errorMessage: error instanceof Error ? error.message : String(error),
+    };
+    outcome = { message: failed };
+  }
+  start();
+  emit({ type: 'message_end', message: outcome.message });
+  return outcome;
+}

@@ -1,0 +1,277 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import type { Usage } from '../../shared/messages.js';
+
+/*
+ * The models a session can use: built-in OpenAI entries and the demo model, merged with the
+ * user's `<dataDir>/models.json`. API keys are resolved here and stay here: `ModelInfo` and
+ * `publicInfo()` never carry one, only `apiKeyFor()` does, for the stream function.
+ */
+
+export interface ModelCost {
+  /** USD per million tokens. */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface ModelInfo {
+  id: string;
+  name: string;
+  provider: string;
+  baseUrl: string;
+  apiKeyEnv?: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  reasoning: boolean;
+  demo?: boolean;
+  cost: ModelCost;
+}
+
+/** What a browser may see about a model. */
+export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv'> {
+  hasApiKey: boolean;
+}
+
+const CostSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().default(0),
+  cacheWrite: z.number().nonnegative().default(0),
+});
+
+const ModelEntrySchema = z.strictObject({
+  id: z.string().trim().min(1),
+  name: z.string().min(1).optional(),
+  provider: z.string().min(1).optional(),
+  baseUrl: z.url().optional(),
+  apiKey: z.string().min(1).optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+    .optional(),
+  contextWindow: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  reasoning: z.boolean().optional(),
+  cost: CostSchema.optional(),
+});
+
+export const ModelsConfigSchema = z.strictObject({
+  /** Id of the model new sessions use. */
+  defaultModel: z.string().min(1).optional(),
+  models: z.array(ModelEntrySchema).default([]),
+});
+export type ModelsConfig = z.input<typeof ModelsConfigSchema>;
+
+export class ModelConfigError extends Error {
+  readonly code = 'model_config_invalid';
+}
+
+const OPENAI = 'https://api.openai.com/v1';
+
+function openai(
+  id: string,
+  contextWindow: number,
+  maxOutputTokens: number,
+  reasoning: boolean,
+  cost: Omit<ModelCost, 'cacheWrite'>,
+): ModelInfo {
+  return {
+    id,
+    name: id,
+    provider: 'openai',
+    baseUrl: OPENAI,
+    apiKeyEnv: 'OPENAI_API_KEY',
+    contextWindow,
+    maxOutputTokens,
+    reasoning,
+    cost: { ...cost, cacheWrite: 0 },
+  };
+}
+
+export const DEMO_PROVIDER = 'arbor';
+
+export function builtInModels(demoBaseUrl: string, demoContextWindow: number): ModelInfo[] {
+  return [
+    {
+      id: DEMO_MODEL_ID,
+      name: 'Arbor demo model',
+      provider: DEMO_PROVIDER,
+      baseUrl: demoBaseUrl,
+      contextWindow: demoContextWindow,
+      maxOutputTokens: 4096,
+      reasoning: false,
+      demo: true,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    },
+    openai('gpt-5', 400_000, 128_000, true, { input: 1.25, output: 10, cacheRead: 0.125 }),
+    openai('gpt-5-mini', 400_000, 128_000, true, { input: 0.25, output: 2, cacheRead: 0.025 }),
+    openai('gpt-4.1', 1_047_576, 32_768, false, { input: 2, output: 8, cacheRead: 0.5 }),
+    openai('gpt-4.1-mini', 1_047_576, 32_768, false, { input: 0.4, output: 1.6, cacheRead: 0.1 }),
+    openai('gpt-4o', 128_000, 16_384, false, { input: 2.5, output: 10, cacheRead: 1.25 }),
+    openai('gpt-4o-mini', 128_000, 16_384, false, { input: 0.15, output: 0.6, cacheRead: 0.08 }),
+    openai('o4-mini', 200_000, 100_000, true, { input: 1.1, output: 4.4, cacheRead: 0.28 }),
+  ];
+}
+
+export interface ModelCatalogOptions {
+  dataDir: string;
+  /** Where the demo model answers (e.g. `http://127.0.0.1:7478/demo/v1`). */
+  demoBaseUrl?: string;
+  demoContextWindow?: number;
+  /** Used instead of `<dataDir>/models.json` when given. */
+  config?: ModelsConfig;
+  /** Environment to read keys from; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function readConfigFile(file: string): ModelsConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { models: [] };
+    throw new ModelConfigError(`${file}: cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as ModelsConfig;
+  } catch (error) {
+    throw new ModelConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export class ModelCatalog {
+  private constructor(
+    private readonly models: Map<string, ModelInfo>,
+    private readonly keys: Map<string, string>,
+    private readonly defaultId: string,
+    private readonly env: Record<string, string | undefined>,
+  ) {}
+
+  /**
+   * Built-in entries merged with `<dataDir>/models.json` (or `opts.config`). An entry whose id is
+   * built in overrides only the fields it names; a new id needs provider, baseUrl, contextWindow
+   * and maxOutputTokens. Throws `ModelConfigError` naming the file and field on bad input.
+   */
+  static load(opts: ModelCatalogOptions): ModelCatalog {
+    const file = path.join(opts.dataDir, 'models.json');
+    const source = opts.config ? 'models config' : file;
+    const parsed = ModelsConfigSchema.safeParse(opts.config ?? readConfigFile(file));
+    if (!parsed.success) throw new ModelConfigError(`${source}: ${formatIssues(parsed.error)}`);
+    const config = parsed.data;
+    const env = opts.env ?? process.env;
+    const models = new Map<string, ModelInfo>();
+    for (const model of builtInModels(
+      opts.demoBaseUrl ?? '',
+      opts.demoContextWindow ?? DEFAULT_DEMO_CONTEXT_WINDOW,
+    ))
+      models.set(model.id, model);
+    const keys = new Map<string, string>();
+    const configured: string[] = [];
+    config.models.forEach((entry, index) => {
+      const base = models.get(entry.id);
+      const { apiKey, ...fields } = entry;
+      const merged = { ...base, ...stripUndefined(fields) } as Partial<ModelInfo>;
+      const missing = (['provider', 'baseUrl', 'contextWindow', 'maxOutputTokens'] as const).filter(
+        (key) => merged[key] === undefined,
+      );
+      if (missing.length > 0)
+        throw new ModelConfigError(
+          `${source}: models.${index} (${entry.id}): missing ${missing.join(', ')}`,
+        );
+      const model: ModelInfo = {
+        id: entry.id,
+        name: merged.name ?? entry.id,
+        provider: merged.provider!,
+        baseUrl: merged.baseUrl!,
+        contextWindow: merged.contextWindow!,
+        maxOutputTokens: merged.maxOutputTokens!,
+        reasoning: merged.reasoning ?? false,
+        cost: merged.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        ...(merged.apiKeyEnv ? { apiKeyEnv: merged.apiKeyEnv } : {}),
+        ...(merged.demo ? { demo: true } : {}),
+      };
+      models.set(model.id, model);
+      if (apiKey) keys.set(model.id, apiKey);
+      configured.push(model.id);
+    });
+    const catalog = new ModelCatalog(models, keys, DEMO_MODEL_ID, env);
+    let defaultId: string;
+    if (config.defaultModel) {
+      if (!models.has(config.defaultModel))
+        throw new ModelConfigError(
+          `${source}: defaultModel "${config.defaultModel}" is not a known model`,
+        );
+      defaultId = config.defaultModel;
+    } else {
+      defaultId = configured.find((id) => catalog.apiKeyFor(id) !== undefined) ?? DEMO_MODEL_ID;
+    }
+    return new ModelCatalog(models, keys, defaultId, env);
+  }
+
+  list(): ModelInfo[] {
+    return [...this.models.values()];
+  }
+
+  get(id: string): ModelInfo | undefined {
+    return this.models.get(id);
+  }
+
+  /** Finds a model by provider and id, as recorded in a session's model_change entry. */
+  find(provider: string, id: string): ModelInfo | undefined {
+    const model = this.models.get(id);
+    return model && model.provider === provider ? model : undefined;
+  }
+
+  defaultModel(): ModelInfo {
+    return this.models.get(this.defaultId)!;
+  }
+
+  /**
+   * The key to send to a model's endpoint: the config file's, else the entry's `apiKeyEnv`, else
+   * `OPENAI_API_KEY` for the openai provider. The demo model needs none and gets a placeholder.
+   */
+  apiKeyFor(id: string): string | undefined {
+    const model = this.models.get(id);
+    if (!model) return undefined;
+    if (model.demo) return 'arbor-demo';
+    const fromFile = this.keys.get(id);
+    if (fromFile) return fromFile;
+    const envName = model.apiKeyEnv ?? (model.provider === 'openai' ? 'OPENAI_API_KEY' : undefined);
+    const fromEnv = envName ? this.env[envName] : undefined;
+    return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
+  }
+
+  /** The catalog as a browser may see it: no keys, no key variable names. */
+  publicInfo(): PublicModelInfo[] {
+    return this.list().map(({ apiKeyEnv: _env, ...model }) => ({
+      ...model,
+      hasApiKey: this.apiKeyFor(model.id) !== undefined,
+    }));
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** USD cost of a call, from the catalog's per-million prices. */
+export function costOf(
+  model: ModelInfo,
+  usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>,
+) {
+  const input = (model.cost.input * usage.input) / 1_000_000;
+  const output = (model.cost.output * usage.output) / 1_000_000;
+  const cacheRead = (model.cost.cacheRead * usage.cacheRead) / 1_000_000;
+  const cacheWrite = (model.cost.cacheWrite * usage.cacheWrite) / 1_000_000;
+  return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
+}

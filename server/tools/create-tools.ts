@@ -1,0 +1,44 @@
+import type { AnyAgentTool } from '../agent/agent-types.js';
+import { createBashTool } from './bash-tool.js';
+import { createEditTool } from './edit-tool.js';
+import { createFindTool } from './find-tool.js';
+import { createGrepTool } from './grep-tool.js';
+import { createLsTool } from './ls-tool.js';
+import { createReadTool } from './read-tool.js';
+import { createWriteTool } from './write-tool.js';
+import { realWorkspace } from './workspace-path.js';
+
+export interface ToolPolicy {
+  /** sandboxed: under bubblewrap (refused without it); unsandboxed: plain bash; off: no bash tool. */
+  bash: 'sandboxed' | 'unsandboxed' | 'off';
+  /** Network access for sandboxed bash. */
+  network?: boolean;
+}
+
+export const DEFAULT_TOOL_POLICY: ToolPolicy = { bash: 'sandboxed' };
+
+/** The tools of a session, confined to the workspace's real path, in pi's order. */
+export function createTools(
+  workspace: string,
+  policy: ToolPolicy = DEFAULT_TOOL_POLICY,
+  options: { bwrapPath?: string | null } = {},
+): Map<string, AnyAgentTool> {
+  const root = realWorkspace(workspace);
+  const tools: AnyAgentTool[] = [createReadTool(root)];
+  if (policy.bash !== 'off')
+    tools.push(
+      createBashTool(root, {
+        mode: policy.bash,
+        ...(policy.network !== undefined ? { network: policy.network } : {}),
+        ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
+      }),
+    );
+  tools.push(
+    createEditTool(root),
+    createWriteTool(root),
+    createGrepTool(root),
+    createFindTool(root),
+    createLsTool(root),
+  );
+  return new Map(tools.map((tool) => [tool.spec.name, tool]));
+}
