@@ -1,8 +1,13 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return <main>Arbor</main>;
-}
+import '@xyflow/react/dist/style.css';
+import './styles.css';
+import { App } from './app/App';
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<App />);
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import {
+  HttpErrorSchema,
+  MeSchema,
+  SessionListSchema,
+  WorkspaceListSchema,
+  type Me,
+  type SessionListItem,
+  type WorkspaceInfo,
+} from '../../../shared/protocol';
+
+/*
+ * The REST calls the page makes. Every answer is parsed with the shared schemas; a non-2xx answer
+ * becomes an HttpFailure carrying the server's error code and message.
+ */
+
+export class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpFailure';
+  }
+}
+
+async function call<T>(
+  method: string,
+  url: string,
+  schema: z.ZodType<T>,
+  body?: unknown,
+): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json' };
+  }
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Reported below as an unreadable answer.
+  }
+  if (!response.ok) {
+    const error = HttpErrorSchema.safeParse(json);
+    if (error.success)
+      throw new HttpFailure(response.status, error.data.error.code, error.data.error.message);
+    throw new HttpFailure(response.status, 'internal', `The server answered ${response.status}.`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new HttpFailure(response.status, 'bad_frame', `Unexpected answer from ${url}.`);
+  return parsed.data;
+}
+
+const Anything = z.unknown();
+
+export function getMe(): Promise<Me> {
+  return call('GET', '/api/me', MeSchema);
+}
+
+export function login(token: string): Promise<Me> {
+  return call('POST', '/api/login', MeSchema, { token });
+}
+
+export async function logout(): Promise<void> {
+  await call('POST', '/api/logout', Anything, {});
+}
+
+export async function listWorkspaces(): Promise<WorkspaceInfo[]> {
+  return (await call('GET', '/api/workspaces', WorkspaceListSchema)).workspaces;
+}
+
+export async function listSessions(workspaceId: string, query = ''): Promise<SessionListItem[]> {
+  const q = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : '';
+  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/sessions${q}`;
+  return (await call('GET', url, SessionListSchema)).sessions;
+}
+
+export async function renameSession(sessionId: string, name: string): Promise<void> {
+  await call('PATCH', `/api/sessions/${encodeURIComponent(sessionId)}`, Anything, { name });
+}
+
+export async function deleteSession(sessionId: string): Promise<void> {
+  await call('DELETE', `/api/sessions/${encodeURIComponent(sessionId)}`, Anything);
+}

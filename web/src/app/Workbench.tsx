@@ -1,0 +1,462 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ImageContent } from '../../../shared/messages';
+import type { Me, SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
+import type { TreeNode } from '../../../shared/session-entries';
+import { deleteSession, listSessions, listWorkspaces, logout, renameSession } from '../api/rest';
+import { clickOutcome } from '../graph/click-rule';
+import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
+import { activePathIds } from '../state/session-reducer';
+import { ChatLog } from '../chat/ChatLog';
+import { ChatToolbar } from '../chat/ChatToolbar';
+import { Editor, type SendMode } from '../chat/Editor';
+import { SessionsSidebar } from '../sessions/SessionsSidebar';
+import { sessionTitle } from '../sessions/session-lineage';
+import { SessionTree } from '../tree/SessionTree';
+import type { SummaryChoice } from '../tree/TreeToolbar';
+import { describeError, useSession } from './use-session';
+
+type Panel = 'sessions' | 'chat' | 'tree';
+
+function sessionFromUrl(): string | null {
+  return new URLSearchParams(window.location.search).get('session');
+}
+
+function showSessionInUrl(sessionId: string): void {
+  const url = new URL(window.location.href);
+  url.searchParams.set('session', sessionId);
+  window.history.replaceState(null, '', url);
+}
+
+/** The page once the user is known: sessions | chat | tree, all driven by one socket. */
+export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) {
+  const [socket] = useState(() => new ArborSocket({ url: defaultSocketUrl(window.location) }));
+  const [status, setStatus] = useState<SocketStatus>('connecting');
+  const [workspaces, setWorkspaces] = useState<WorkspaceInfo[]>([]);
+  const [sessions, setSessions] = useState<Record<string, SessionListItem[]>>({});
+  const [query, setQuery] = useState('');
+  const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
+  const [editorText, setEditorText] = useState('');
+  const [images, setImages] = useState<ImageContent[]>([]);
+  const [panel, setPanel] = useState<Panel>('chat');
+  const [problems, setProblems] = useState<{ id: number; text: string }[]>([]);
+  const problemIds = useRef(0);
+  const canCreate = me.user.role !== 'viewer';
+
+  const report = useCallback((text: string) => {
+    setProblems((list) => [...list.slice(-3), { id: ++problemIds.current, text }]);
+  }, []);
+
+  useEffect(() => {
+    const offStatus = socket.onStatus((next) => {
+      setStatus(next);
+      if (next === 'unauthorized') onLoggedOut();
+    });
+    const offProblem = socket.onProblem(report);
+    socket.start();
+    return () => {
+      offStatus();
+      offProblem();
+      socket.stop();
+    };
+  }, [socket, onLoggedOut, report]);
+
+  const open = useCallback((id: string) => {
+    setSessionId(id);
+    showSessionInUrl(id);
+    setPanel('chat');
+  }, []);
+
+  const refreshSessions = useCallback(async (list: WorkspaceInfo[], q: string) => {
+    const entries = await Promise.all(
+      list.map(async (w) => [w.id, await listSessions(w.id, q)] as const),
+    );
+    setSessions(Object.fromEntries(entries));
+    return Object.fromEntries(entries) as Record<string, SessionListItem[]>;
+  }, []);
+
+  const createSession = useCallback(
+    async (workspaceId: string) => {
+      const result = await socket.request<'new_session'>({ type: 'new_session', workspaceId });
+      open(result.sessionId);
+      return result.sessionId;
+    },
+    [socket, open],
+  );
+
+  // First load: the session in the URL, else the first workspace's newest session, else a new one.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const list = await listWorkspaces();
+        if (!live) return;
+        setWorkspaces(list);
+        const byWorkspace = await refreshSessions(list, '');
+        if (!live || sessionFromUrl()) return;
+        const first = list[0];
+        if (!first) return;
+        const newest = byWorkspace[first.id]?.[0];
+        if (newest) open(newest.id);
+        else if (canCreate) await createSession(first.id);
+      } catch (error) {
+        report(describeError(error));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [refreshSessions, open, createSession, report, canCreate]);
+
+  const onClosed = useCallback(
+    (closedId: string, reason: string) => {
+      if (closedId !== sessionId) return;
+      report(`This session is no longer available (${reason}).`);
+      setSessionId(null);
+    },
+    [sessionId, report],
+  );
+  const { view, notify, dismiss } = useSession(socket, sessionId, onClosed);
+
+  // Keep the list fresh when a run ends (first prompts, counts and times change).
+  const running = view?.state.isStreaming ?? false;
+  const treeSize = view?.tree.length ?? 0;
+  useEffect(() => {
+    if (running || workspaces.length === 0) return;
+    const timer = setTimeout(
+      () => void refreshSessions(workspaces, query).catch(() => undefined),
+      150,
+    );
+    return () => clearTimeout(timer);
+  }, [running, treeSize, query, workspaces, refreshSessions, view?.sessionName]);
+
+  const currentId = view?.sessionId ?? null;
+  const canWrite = view?.access.canWrite ?? canCreate;
+
+  const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
+
+  const send = useCallback(
+    (mode: SendMode) => {
+      if (!currentId) return;
+      const text = editorText;
+      const attached = images;
+      setEditorText('');
+      setImages([]);
+      const command = {
+        type: mode,
+        sessionId: currentId,
+        text,
+        ...(attached.length ? { images: attached } : {}),
+      } as const;
+      socket.request(command).catch((error: unknown) => {
+        setEditorText((current) => (current ? current : text));
+        setImages((current) => (current.length ? current : attached));
+        fail(error);
+      });
+    },
+    [currentId, editorText, images, socket, fail],
+  );
+
+  const abort = useCallback(() => {
+    if (currentId) socket.request<'abort'>({ type: 'abort', sessionId: currentId }).catch(fail);
+  }, [currentId, socket, fail]);
+
+  const clearQueue = useCallback(() => {
+    if (!currentId) return;
+    socket
+      .request<'clear_queue'>({ type: 'clear_queue', sessionId: currentId })
+      .then(({ steering, followUp }) => {
+        const queued = [...steering, ...followUp].join('\n\n');
+        if (queued) setEditorText((current) => (current ? `${queued}\n\n${current}` : queued));
+      })
+      .catch(fail);
+  }, [currentId, socket, fail]);
+
+  // Read through a ref so the graph's callbacks stay stable while messages stream.
+  const viewRef = useRef(view);
+  useEffect(() => {
+    viewRef.current = view;
+  });
+
+  const navigate = useCallback(
+    (entry: TreeNode, summary: SummaryChoice) => {
+      const view = viewRef.current;
+      if (!view) return;
+      const outcome = clickOutcome(entry);
+      // A summary only makes sense when the old leaf is left behind on another branch.
+      const leavesBranch =
+        view.leafId !== null &&
+        (outcome.newLeafId === null ||
+          !activePathIds({ byId: view.byId, leafId: outcome.newLeafId }).includes(view.leafId));
+      const summarize = summary.mode !== 'none' && leavesBranch;
+      socket
+        .request<'navigate_tree'>({
+          type: 'navigate_tree',
+          sessionId: view.sessionId,
+          targetId: outcome.targetId,
+          ...(summarize ? { summarize: true } : {}),
+          ...(summarize && summary.mode === 'custom' && summary.instructions.trim()
+            ? { customInstructions: summary.instructions.trim() }
+            : {}),
+        })
+        .then((result) => {
+          if (outcome.fillsEditor && !result.cancelled) setEditorText(result.editorText ?? '');
+        })
+        .catch(fail);
+    },
+    [socket, fail],
+  );
+
+  const setLabel = useCallback(
+    (entryId: string, label: string | undefined) => {
+      if (!currentId) return;
+      socket
+        .request<'set_label'>({
+          type: 'set_label',
+          sessionId: currentId,
+          entryId,
+          ...(label ? { label } : {}),
+        })
+        .catch(fail);
+    },
+    [currentId, socket, fail],
+  );
+
+  const setModel = useCallback(
+    (modelId: string) => {
+      if (currentId)
+        socket
+          .request<'set_model'>({ type: 'set_model', sessionId: currentId, modelId })
+          .catch(fail);
+    },
+    [currentId, socket, fail],
+  );
+
+  const compact = useCallback(
+    (instructions?: string) => {
+      if (!currentId) return;
+      socket
+        .request<'compact'>({
+          type: 'compact',
+          sessionId: currentId,
+          ...(instructions ? { customInstructions: instructions } : {}),
+        })
+        .catch(fail);
+    },
+    [currentId, socket, fail],
+  );
+
+  const forkAt = useCallback(
+    (entryId: string) => {
+      if (!currentId) return;
+      socket
+        .request<'fork'>({ type: 'fork', sessionId: currentId, entryId })
+        .then((result) => {
+          open(result.sessionId);
+          setEditorText(result.editorText);
+        })
+        .catch(fail);
+    },
+    [currentId, socket, open, fail],
+  );
+
+  const forkLatest = useCallback(() => {
+    if (!view) return;
+    const path = activePathIds(view);
+    for (let i = path.length - 1; i >= 0; i--) {
+      const node = view.byId.get(path[i]!);
+      if (node?.type === 'message' && node.role === 'user') {
+        forkAt(node.id);
+        return;
+      }
+    }
+    notify('info', 'There is no prompt on this branch to fork from yet.');
+  }, [view, forkAt, notify]);
+
+  const clone = useCallback(() => {
+    if (!currentId) return;
+    socket
+      .request<'clone'>({ type: 'clone', sessionId: currentId })
+      .then((result) => open(result.sessionId))
+      .catch(fail);
+  }, [currentId, socket, open, fail]);
+
+  const newSession = useCallback(() => {
+    const workspaceId = view?.workspaceId ?? workspaces[0]?.id;
+    if (!workspaceId) return;
+    setEditorText('');
+    createSession(workspaceId).catch(fail);
+  }, [view, workspaces, createSession, fail]);
+
+  const rename = useCallback(
+    (session: SessionListItem, name: string) => {
+      renameSession(session.id, name)
+        .then(() => refreshSessions(workspaces, query))
+        .catch((error: unknown) => report(describeError(error)));
+    },
+    [workspaces, query, refreshSessions, report],
+  );
+
+  const remove = useCallback(
+    (session: SessionListItem) => {
+      deleteSession(session.id)
+        .then(async () => {
+          const lists = await refreshSessions(workspaces, query);
+          if (session.id !== sessionId) return;
+          const next = lists[session.workspaceId]?.find((s) => s.id !== session.id);
+          if (next) open(next.id);
+          else if (canCreate) await createSession(session.workspaceId);
+        })
+        .catch((error: unknown) => report(describeError(error)));
+    },
+    [workspaces, query, refreshSessions, report, sessionId, open, canCreate, createSession],
+  );
+
+  const canWriteSession = useCallback(
+    (session: SessionListItem) =>
+      me.user.role === 'admin' ||
+      (me.user.role === 'member' && (session.owner === null || session.owner === me.user.name)),
+    [me],
+  );
+
+  const listed = useMemo(
+    () =>
+      Object.values(sessions)
+        .flat()
+        .find((s) => s.id === currentId),
+    [sessions, currentId],
+  );
+  const title = view?.sessionName ?? (listed ? sessionTitle(listed) : 'New session');
+
+  const notices = [
+    ...problems.map((p) => ({
+      id: `p${p.id}`,
+      kind: 'error' as const,
+      text: p.text,
+      close: () => setProblems((list) => list.filter((x) => x.id !== p.id)),
+    })),
+    ...(view?.notices ?? []).map((n) => ({
+      id: `n${n.id}`,
+      kind: n.kind,
+      text: n.text,
+      close: () => dismiss(n.id),
+    })),
+  ];
+
+  return (
+    <div className="workbench" data-panel={panel}>
+      <header className="topbar">
+        <span className="brand">Arbor</span>
+        <nav className="panel-tabs" aria-label="Panels">
+          {(['sessions', 'chat', 'tree'] as const).map((name) => (
+            <button
+              key={name}
+              type="button"
+              aria-pressed={panel === name}
+              onClick={() => setPanel(name)}
+            >
+              {name === 'sessions' ? 'Sessions' : name === 'chat' ? 'Chat' : 'Tree'}
+            </button>
+          ))}
+        </nav>
+        <span className={`connection status-${status}`} role="status">
+          {status === 'open'
+            ? ''
+            : status === 'connecting'
+              ? 'Connecting…'
+              : status === 'offline'
+                ? 'Offline: reconnecting…'
+                : status === 'incompatible'
+                  ? 'This page is out of date: reload it.'
+                  : ''}
+        </span>
+        <span className="user">
+          {me.user.name} ({me.user.role})
+          {me.authRequired ? (
+            <button type="button" onClick={() => void logout().then(onLoggedOut)}>
+              Log out
+            </button>
+          ) : null}
+        </span>
+      </header>
+      {notices.length ? (
+        <div className="notices" role="alert">
+          {notices.map((notice) => (
+            <p key={notice.id} className={`notice notice-${notice.kind}`}>
+              {notice.text}
+              <button type="button" aria-label="Dismiss" onClick={notice.close}>
+                ×
+              </button>
+            </p>
+          ))}
+        </div>
+      ) : null}
+      <aside className="panel panel-sessions">
+        <SessionsSidebar
+          workspaces={workspaces}
+          sessions={sessions}
+          currentSessionId={currentId}
+          query={query}
+          onQuery={setQuery}
+          onOpen={(session) => open(session.id)}
+          onRename={rename}
+          onDelete={remove}
+          canWrite={canWriteSession}
+        />
+      </aside>
+      <main className="panel panel-chat">
+        <ChatToolbar
+          title={title}
+          state={view?.state ?? null}
+          models={view?.models ?? []}
+          canWrite={canWrite}
+          canCreate={canCreate}
+          compacting={view?.compacting ?? null}
+          onModel={setModel}
+          onCompact={compact}
+          onFork={forkLatest}
+          onClone={clone}
+          onNew={newSession}
+        />
+        {view ? (
+          <ChatLog view={view} onFork={canCreate ? forkAt : undefined} />
+        ) : (
+          <div className="chat-log" role="log" aria-label="Conversation">
+            <p className="chat-empty">{sessionId ? 'Opening the session…' : 'No session open.'}</p>
+          </div>
+        )}
+        {view?.retry ? (
+          <p className="retry-note" role="status">
+            Retrying ({view.retry.attempt}/{view.retry.maxAttempts}) after:{' '}
+            {view.retry.errorMessage}
+          </p>
+        ) : null}
+        <Editor
+          value={editorText}
+          onChange={setEditorText}
+          images={images}
+          onImages={setImages}
+          running={running}
+          canWrite={canWrite}
+          ready={view !== null && status === 'open'}
+          steering={view?.state.steering ?? []}
+          followUp={view?.state.followUp ?? []}
+          onSend={send}
+          onAbort={abort}
+          onClearQueue={clearQueue}
+        />
+      </main>
+      <section className="panel panel-tree" role="region" aria-label="Session tree">
+        {view ? (
+          <SessionTree
+            sessionId={view.sessionId}
+            tree={view.tree}
+            leafId={view.leafId}
+            readOnly={!canWrite}
+            onNavigate={navigate}
+            onSetLabel={setLabel}
+          />
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useReducer, useRef } from 'react';
+import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
+import { missingBodies, sessionReducer, type SessionView } from '../state/session-reducer';
+import { CommandError, type ArborSocket } from '../socket/arbor-socket';
+
+/*
+ * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
+ * its frames to the reducer, fetches entry bodies the active path lacks, resyncs after a gap and
+ * refreshes the agent state when a run ends.
+ */
+
+export interface SessionHandle {
+  view: SessionView | null;
+  notify(kind: 'error' | 'info', text: string): void;
+  dismiss(id: number): void;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof CommandError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function useSession(
+  socket: ArborSocket,
+  sessionId: string | null,
+  onClosed: (sessionId: string, reason: string) => void,
+): SessionHandle {
+  const [view, dispatch] = useReducer(sessionReducer, null);
+  const current = useRef(sessionId);
+  const onClosedRef = useRef(onClosed);
+  const requested = useRef(new Set<string>());
+
+  useEffect(() => {
+    current.current = sessionId;
+    onClosedRef.current = onClosed;
+  });
+
+  useEffect(
+    () =>
+      socket.onFrame((frame) => {
+        if (frame.sessionId !== current.current) return;
+        switch (frame.type) {
+          case 'snapshot':
+            dispatch({ type: 'snapshot', snapshot: frame });
+            return;
+          case 'event':
+            dispatch({ type: 'event', frame });
+            return;
+          case 'resync_required':
+            void socket.resync(frame.sessionId).catch(() => undefined);
+            return;
+          case 'session_closed':
+            onClosedRef.current(frame.sessionId, frame.reason);
+            return;
+        }
+      }),
+    [socket],
+  );
+
+  useEffect(() => {
+    if (!sessionId) return;
+    requested.current.clear();
+    socket.subscribe(sessionId).catch((error: unknown) => {
+      dispatch({ type: 'notice', kind: 'error', text: describeError(error) });
+      if (
+        error instanceof CommandError &&
+        (error.code === 'not_found' || error.code === 'forbidden')
+      )
+        onClosedRef.current(sessionId, error.code);
+    });
+    return () => {
+      void socket.unsubscribe(sessionId);
+    };
+  }, [socket, sessionId]);
+
+  const live = view && view.sessionId === sessionId ? view : null;
+
+  // A gap in seqs: ask for a fresh snapshot.
+  const needsResync = live?.needsResync ?? false;
+  useEffect(() => {
+    if (needsResync && sessionId) void socket.resync(sessionId).catch(() => undefined);
+  }, [needsResync, socket, sessionId]);
+
+  // Bodies of path entries the page has not seen (after a leaf move or a compaction).
+  const missing = live ? missingBodies(live) : [];
+  const missingKey = missing.join(',');
+  useEffect(() => {
+    if (!sessionId || !missingKey) return;
+    const ids = missingKey.split(',').filter((id) => !requested.current.has(id));
+    if (ids.length === 0) return;
+    ids.forEach((id) => requested.current.add(id));
+    for (let i = 0; i < ids.length; i += 500) {
+      const batch = ids.slice(i, i + 500);
+      socket
+        .request<'get_entries'>({ type: 'get_entries', sessionId, ids: batch })
+        .then((result) => {
+          const entries: SessionEntry[] = [];
+          for (const raw of result.entries) {
+            const parsed = SessionEntrySchema.safeParse(raw);
+            if (parsed.success) entries.push(parsed.data);
+          }
+          dispatch({ type: 'entries_loaded', entries });
+        })
+        .catch(() => batch.forEach((id) => requested.current.delete(id)));
+    }
+  }, [socket, sessionId, missingKey]);
+
+  // When a run or a compaction ends, take the server's exact usage, cost and queues.
+  const busy = live ? live.state.isStreaming || live.state.isCompacting : false;
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy && sessionId) {
+      socket
+        .request<'get_state'>({ type: 'get_state', sessionId })
+        .then((state) => dispatch({ type: 'state_loaded', state }))
+        .catch(() => undefined);
+    }
+    wasBusy.current = busy;
+  }, [busy, socket, sessionId]);
+
+  return {
+    view: live,
+    notify: (kind, text) => dispatch({ type: 'notice', kind, text }),
+    dismiss: (id) => dispatch({ type: 'dismiss_notice', id }),
+  };
+}

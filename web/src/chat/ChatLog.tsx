@@ -1,0 +1,68 @@
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { chatItems, type SessionView, type ToolRun } from '../state/session-reducer';
+import { MessageView } from './MessageView';
+
+interface ChatLogProps {
+  view: SessionView;
+  onFork?: ((entryId: string) => void) | undefined;
+}
+
+function runsFor(
+  view: SessionView,
+  message: SessionView['streaming'] | undefined,
+): ToolRun[] | undefined {
+  if (view.toolRuns.size === 0 || !message || message.role !== 'assistant') return undefined;
+  const runs: ToolRun[] = [];
+  for (const block of message.content) {
+    if (block.type !== 'toolCall') continue;
+    const run = view.toolRuns.get(block.id);
+    if (run) runs.push(run);
+  }
+  return runs.length ? runs : undefined;
+}
+
+/** The active path as a log; follows the bottom while the user has not scrolled up. */
+export const ChatLog = memo(function ChatLog({ view, onFork }: ChatLogProps) {
+  const { byId, leafId, bodies, unsaved, streaming } = view;
+  const items = useMemo(
+    () => chatItems({ ...view, byId, leafId, bodies, unsaved, streaming }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [byId, leafId, bodies, unsaved, streaming],
+  );
+  const log = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  useLayoutEffect(() => {
+    const element = log.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  });
+
+  return (
+    <div
+      ref={log}
+      className="chat-log"
+      role="log"
+      aria-label="Conversation"
+      aria-live="polite"
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+      }}
+    >
+      {items.length === 0 ? (
+        <p className="chat-empty">Nothing here yet. Type a message below to start.</p>
+      ) : null}
+      {items.map((item) => (
+        <MessageView
+          key={item.key}
+          entryId={item.entryId}
+          role={item.role}
+          message={item.message}
+          streaming={item.streaming}
+          runs={runsFor(view, item.message)}
+          onFork={onFork}
+        />
+      ))}
+    </div>
+  );
+});

@@ -1,0 +1,125 @@
+import { memo, useState } from 'react';
+import type { AgentState, ModelSummary } from '../../../shared/protocol';
+import { Modal } from '../ui/Modal';
+
+interface ChatToolbarProps {
+  title: string;
+  state: AgentState | null;
+  models: ModelSummary[];
+  canWrite: boolean;
+  canCreate: boolean;
+  compacting: string | null;
+  onModel(modelId: string): void;
+  onCompact(instructions?: string): void;
+  onFork(): void;
+  onClone(): void;
+  onNew(): void;
+}
+
+function compactNumber(value: number): string {
+  if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
+  if (value >= 1000) return `${(value / 1000).toFixed(1)}k`;
+  return String(value);
+}
+
+/** Session controls: model, context meter and cost, compact, fork, clone, new. */
+export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
+  const { state, models } = props;
+  const [askInstructions, setAskInstructions] = useState(false);
+  const [instructions, setInstructions] = useState('');
+  const usage = state?.contextUsage;
+  const tokens = usage?.tokens ?? 0;
+  const window = usage?.contextWindow ?? 0;
+  const busy = state ? state.isStreaming || state.isCompacting : true;
+  return (
+    <div className="chat-toolbar">
+      <h1 className="session-title" title={props.title}>
+        {props.title}
+      </h1>
+      <div className="chat-toolbar-row">
+        <select
+          aria-label="Model"
+          value={state?.modelId ?? ''}
+          disabled={!props.canWrite || !state}
+          onChange={(event) => props.onModel(event.target.value)}
+        >
+          {models.map((model) => (
+            <option key={model.id} value={model.id}>
+              {model.name}
+            </option>
+          ))}
+          {state && !models.some((m) => m.id === state.modelId) ? (
+            <option value={state.modelId}>{state.modelId}</option>
+          ) : null}
+        </select>
+        <span className="context-meter" title="Context used by the next request">
+          <meter
+            aria-label="Context used"
+            min={0}
+            max={window || 1}
+            value={Math.min(tokens, window || 1)}
+            high={(window || 1) * 0.8}
+          />
+          <span>
+            {usage?.tokens === null ? '?' : compactNumber(tokens)} / {compactNumber(window)} tokens
+          </span>
+        </span>
+        <span className="cost" title="Cost of this session">
+          ${(state?.cost ?? 0).toFixed(4)}
+        </span>
+      </div>
+      <div className="chat-toolbar-row">
+        <button type="button" disabled={!props.canWrite || busy} onClick={() => props.onCompact()}>
+          Compact
+        </button>
+        <button
+          type="button"
+          disabled={!props.canWrite || busy}
+          onClick={() => setAskInstructions(true)}
+        >
+          Compact with instructions
+        </button>
+        <button type="button" disabled={!props.canCreate || !state} onClick={props.onFork}>
+          Fork
+        </button>
+        <button type="button" disabled={!props.canCreate || !state} onClick={props.onClone}>
+          Clone
+        </button>
+        <button type="button" disabled={!props.canCreate} onClick={props.onNew}>
+          New session
+        </button>
+        {props.compacting ? (
+          <span className="badge" role="status">
+            Compacting ({props.compacting})…
+          </span>
+        ) : null}
+      </div>
+      {askInstructions ? (
+        <Modal title="Compact with instructions" onClose={() => setAskInstructions(false)}>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              setAskInstructions(false);
+              props.onCompact(instructions.trim() || undefined);
+            }}
+          >
+            <textarea
+              autoFocus
+              aria-label="Compaction instructions"
+              rows={4}
+              value={instructions}
+              onChange={(event) => setInstructions(event.target.value)}
+              placeholder="What the summary should keep or focus on"
+            />
+            <div className="dialog-actions">
+              <button type="submit">Start compaction</button>
+              <button type="button" onClick={() => setAskInstructions(false)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </Modal>
+      ) : null}
+    </div>
+  );
+});

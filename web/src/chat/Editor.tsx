@@ -1,0 +1,146 @@
+import { memo, useRef } from 'react';
+import type { ImageContent } from '../../../shared/messages';
+
+export type SendMode = 'prompt' | 'steer' | 'follow_up';
+
+interface EditorProps {
+  value: string;
+  onChange(value: string): void;
+  images: ImageContent[];
+  onImages(images: ImageContent[]): void;
+  running: boolean;
+  canWrite: boolean;
+  ready: boolean;
+  steering: string[];
+  followUp: string[];
+  onSend(mode: SendMode): void;
+  onAbort(): void;
+  onClearQueue(): void;
+}
+
+function readImage(file: File): Promise<ImageContent> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      const comma = url.indexOf(',');
+      resolve({ type: 'image', mimeType: file.type, data: url.slice(comma + 1) });
+    };
+    reader.onerror = () => reject(reader.error ?? new Error('could not read the image'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * The message editor. Enter sends (a prompt when idle, a steer while the agent runs), Alt+Enter
+ * queues a follow-up while it runs, Shift+Enter is a new line, Escape aborts a run. Pasted images
+ * are attached.
+ */
+export const Editor = memo(function Editor(props: EditorProps) {
+  const { value, images, running, canWrite, ready } = props;
+  const area = useRef<HTMLTextAreaElement>(null);
+  const empty = value.trim() === '' && images.length === 0;
+
+  return (
+    <div className="editor">
+      {props.steering.length + props.followUp.length > 0 ? (
+        <div className="queue" aria-label="Queued messages">
+          <ul>
+            {props.steering.map((text, i) => (
+              <li key={`s${i}`}>
+                <span className="badge">steer</span> {text}
+              </li>
+            ))}
+            {props.followUp.map((text, i) => (
+              <li key={`f${i}`}>
+                <span className="badge">follow-up</span> {text}
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={props.onClearQueue}>
+            Edit queue
+          </button>
+        </div>
+      ) : null}
+      {images.length > 0 ? (
+        <div className="attachments">
+          {images.map((image, i) => (
+            <figure key={i}>
+              <img
+                alt={`pasted image ${i + 1}`}
+                src={`data:${image.mimeType};base64,${image.data}`}
+              />
+              <button
+                type="button"
+                aria-label={`Remove image ${i + 1}`}
+                onClick={() => props.onImages(images.filter((_, j) => j !== i))}
+              >
+                ×
+              </button>
+            </figure>
+          ))}
+        </div>
+      ) : null}
+      <textarea
+        ref={area}
+        aria-label="Message"
+        autoFocus
+        rows={3}
+        disabled={!canWrite}
+        placeholder={
+          !canWrite
+            ? 'Read only: you can view this session but not write to it.'
+            : running
+              ? 'Enter steers the running agent, Alt+Enter queues a follow-up, Escape stops'
+              : 'Message (Enter sends, Shift+Enter for a new line)'
+        }
+        value={value}
+        onChange={(event) => props.onChange(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && running) {
+            event.preventDefault();
+            props.onAbort();
+            return;
+          }
+          if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+          event.preventDefault();
+          if (empty || !ready) return;
+          props.onSend(running ? (event.altKey ? 'follow_up' : 'steer') : 'prompt');
+        }}
+        onPaste={(event) => {
+          const files = [...event.clipboardData.files].filter((f) => f.type.startsWith('image/'));
+          if (files.length === 0) return;
+          event.preventDefault();
+          void Promise.all(files.map(readImage)).then((read) =>
+            props.onImages([...images, ...read]),
+          );
+        }}
+      />
+      <div className="editor-actions">
+        <button
+          type="button"
+          disabled={!canWrite || !ready || empty}
+          onClick={() => props.onSend(running ? 'steer' : 'prompt')}
+          title={running ? 'Steer the running agent (Enter)' : 'Send (Enter)'}
+        >
+          Send
+        </button>
+        {running ? (
+          <>
+            <button
+              type="button"
+              disabled={!canWrite || empty}
+              onClick={() => props.onSend('follow_up')}
+              title="Queue a follow-up for when the agent stops (Alt+Enter)"
+            >
+              Queue follow-up
+            </button>
+            <button type="button" className="danger" disabled={!canWrite} onClick={props.onAbort}>
+              Abort
+            </button>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,34 @@
+import { memo } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import rehypeHighlight from 'rehype-highlight';
+
+const remarkPlugins = [remarkGfm];
+const rehypePlugins = [[rehypeHighlight, { detect: false }]] as never;
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ),
+};
+
+/**
+ * Markdown of model output. react-markdown builds React elements from the syntax tree and never
+ * renders raw HTML, and its URL filter drops `javascript:` links, so model text cannot inject
+ * markup or script.
+ */
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <div className="markdown">
+      <ReactMarkdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components}
+      >
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+});

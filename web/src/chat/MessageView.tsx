@@ -1,0 +1,222 @@
+import { memo } from 'react';
+import type {
+  AgentMessage,
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  UserContent,
+} from '../../../shared/messages';
+import type { ToolRun } from '../state/session-reducer';
+import { Markdown } from './Markdown';
+
+export interface MessageViewProps {
+  entryId: string | null;
+  role: string;
+  message: AgentMessage | undefined;
+  streaming: boolean;
+  /** Live runs of this message's tool calls (only while they run). */
+  runs?: ToolRun[] | undefined;
+  /** Fork from this (user) message into a new session. */
+  onFork?: ((entryId: string) => void) | undefined;
+}
+
+function Images({ blocks }: { blocks: ImageContent[] }) {
+  if (blocks.length === 0) return null;
+  return (
+    <div className="message-images">
+      {blocks.map((image, i) => (
+        <img
+          key={i}
+          alt={`attached image ${i + 1}`}
+          src={`data:${image.mimeType};base64,${image.data}`}
+        />
+      ))}
+    </div>
+  );
+}
+
+function UserContentView({ content }: { content: UserContent }) {
+  if (typeof content === 'string') return <div className="plain-text">{content}</div>;
+  const texts = content.filter((b): b is TextContent => b.type === 'text');
+  const images = content.filter((b): b is ImageContent => b.type === 'image');
+  return (
+    <>
+      {texts.map((block, i) => (
+        <div key={i} className="plain-text">
+          {block.text}
+        </div>
+      ))}
+      <Images blocks={images} />
+    </>
+  );
+}
+
+function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+function shortArgs(value: unknown): string {
+  const text = JSON.stringify(value) ?? '';
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+function resultText(run: ToolRun): string {
+  return (run.result?.content ?? [])
+    .map((block) => (block.type === 'text' ? block.text : '[image]'))
+    .join('\n');
+}
+
+function AssistantView({
+  message,
+  runs,
+}: {
+  message: AssistantMessage;
+  runs?: ToolRun[] | undefined;
+}) {
+  return (
+    <>
+      {message.content.map((block, i) => {
+        switch (block.type) {
+          case 'thinking':
+            return (
+              <details key={i} className="thinking">
+                <summary>Thinking</summary>
+                <div className="plain-text">{block.redacted ? '(redacted)' : block.thinking}</div>
+              </details>
+            );
+          case 'text':
+            return <Markdown key={i} text={block.text} />;
+          case 'toolCall': {
+            const run = runs?.find((r) => r.toolCallId === block.id);
+            const partial = typeof block.partialArgs === 'string' ? block.partialArgs : undefined;
+            return (
+              <details key={i} className="tool-call" data-tool-call-id={block.id}>
+                <summary>
+                  Tool call <code>{block.name}</code>{' '}
+                  <span className="tool-args-short">{partial ?? shortArgs(block.arguments)}</span>
+                  {run?.running ? <span className="badge">running…</span> : null}
+                </summary>
+                <pre className="tool-args">{partial ?? stringify(block.arguments)}</pre>
+                {run?.result ? <pre className="tool-output">{resultText(run)}</pre> : null}
+              </details>
+            );
+          }
+          default:
+            return null;
+        }
+      })}
+      {message.stopReason === 'error' ? (
+        <div className="message-error">
+          Error: {message.errorMessage ?? 'the model call failed'}
+        </div>
+      ) : null}
+      {message.stopReason === 'aborted' ? (
+        <div className="message-error">
+          Aborted{message.errorMessage ? `: ${message.errorMessage}` : ''}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+const ROLE_TITLE: Record<string, string> = {
+  user: 'You',
+  assistant: 'Assistant',
+  toolResult: 'Tool result',
+  compactionSummary: 'Compaction',
+  branchSummary: 'Branch summary',
+  custom: 'Note',
+  bashExecution: 'Shell',
+};
+
+function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | undefined }) {
+  switch (message.role) {
+    case 'user':
+      return <UserContentView content={message.content} />;
+    case 'custom':
+    case 'hookMessage':
+      return (
+        <>
+          <span className="badge">{message.customType}</span>
+          <UserContentView content={message.content} />
+        </>
+      );
+    case 'assistant':
+      return <AssistantView message={message} runs={runs} />;
+    case 'toolResult': {
+      const text = message.content
+        .filter((b): b is TextContent => b.type === 'text')
+        .map((b) => b.text)
+        .join('\n');
+      const images = message.content.filter((b): b is ImageContent => b.type === 'image');
+      const first = text.split('\n', 1)[0] ?? '';
+      return (
+        <details className={`tool-result${message.isError ? ' is-error' : ''}`}>
+          <summary>
+            <code>{message.toolName}</code> {message.isError ? 'failed' : 'returned'}:{' '}
+            <span className="tool-args-short">{first.slice(0, 80)}</span>
+          </summary>
+          <pre className="tool-output">{text}</pre>
+          <Images blocks={images} />
+        </details>
+      );
+    }
+    case 'bashExecution':
+      return (
+        <details className="tool-result">
+          <summary>
+            <code>$ {message.command}</code>
+            {message.exitCode ? ` (exit ${message.exitCode})` : ''}
+          </summary>
+          <pre className="tool-output">{message.output}</pre>
+        </details>
+      );
+    case 'compactionSummary':
+      return (
+        <details className="summary-card">
+          <summary>
+            Earlier conversation compacted ({message.tokensBefore.toLocaleString('en')} tokens
+            summarised)
+          </summary>
+          <Markdown text={message.summary} />
+        </details>
+      );
+    case 'branchSummary':
+      return (
+        <details className="summary-card">
+          <summary>Summary of the branch left behind</summary>
+          <Markdown text={message.summary} />
+        </details>
+      );
+  }
+}
+
+/**
+ * One chat message. Memoised on its props: a message that is not streaming keeps the same object
+ * and does not re-render while another one streams.
+ */
+export const MessageView = memo(function MessageView(props: MessageViewProps) {
+  const { entryId, role, message, streaming, runs, onFork } = props;
+  return (
+    <article
+      className={`message role-${role}${streaming ? ' is-streaming' : ''}`}
+      data-entry-id={entryId ?? 'pending'}
+      data-role={role}
+      aria-busy={streaming ? 'true' : undefined}
+    >
+      <header className="message-head">
+        <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
+        {onFork && entryId && role === 'user' ? (
+          <button type="button" className="link-button" onClick={() => onFork(entryId)}>
+            Fork from here
+          </button>
+        ) : null}
+      </header>
+      {message ? <Body message={message} runs={runs} /> : <div className="loading">Loading…</div>}
+    </article>
+  );
+});

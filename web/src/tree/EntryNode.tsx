@@ -1,0 +1,72 @@
+import { memo, useContext } from 'react';
+import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+import { describeItem, type GraphNodeData } from '../graph/session-to-graph';
+import { TreeActionsContext } from './tree-actions';
+
+const ROLE_MARK: Record<string, string> = {
+  user: 'You',
+  assistant: 'AI',
+  toolResult: 'Tool',
+  compaction: 'Compact',
+  branch_summary: 'Summary',
+  custom: 'Note',
+  bashExecution: 'Shell',
+  model_change: 'Model',
+  thinking_level_change: 'Thinking',
+  session_info: 'Name',
+};
+
+/** One entry of the session drawn as a node: role, preview, label, leaf and path marks. */
+export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphNodeData>>) {
+  const actions = useContext(TreeActionsContext);
+  const item = data.item;
+  if (item.kind !== 'entry') return null;
+  const entry = item.entry;
+  const classes = ['entry-node', `role-${item.role}`];
+  if (data.onPath) classes.push('on-path');
+  if (data.isLeaf) classes.push('is-leaf');
+  if (entry.isError) classes.push('is-error');
+  const focused = actions.focusedId === item.id;
+  const preview = entry.preview || (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
+  return (
+    <div className="entry-node-frame">
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <div
+        className={classes.join(' ')}
+        role="button"
+        tabIndex={focused ? 0 : -1}
+        data-entry-id={item.id}
+        data-role={item.role}
+        aria-label={describeItem(item)}
+        aria-current={data.isLeaf ? 'true' : undefined}
+        onClick={() => actions.activate(item.id)}
+        onFocus={() => actions.setFocused(item.id)}
+      >
+        <span className="node-role">{ROLE_MARK[item.role] ?? item.role}</span>
+        <span className="node-text">{preview}</span>
+        {data.label ? <span className="node-label">{data.label}</span> : null}
+      </div>
+      {actions.readOnly ? null : (
+        <button
+          type="button"
+          className="node-label-button"
+          tabIndex={-1}
+          aria-label={data.label ? `Edit label of ${item.role} node` : `Label ${item.role} node`}
+          title={data.label ? 'Edit label' : 'Add label'}
+          onClick={(event) => {
+            event.stopPropagation();
+            actions.editLabel(item.id);
+          }}
+        >
+          #
+        </button>
+      )}
+      {preview ? (
+        <div className="node-preview" role="tooltip">
+          {preview}
+        </div>
+      ) : null}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+});

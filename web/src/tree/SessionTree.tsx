@@ -1,0 +1,331 @@
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  type Edge,
+  type Node,
+} from '@xyflow/react';
+import type { TreeNode } from '../../../shared/session-entries';
+import { sessionToGraph, type GraphNodeData, type TreeFilter } from '../graph/session-to-graph';
+import {
+  layoutInputOf,
+  layoutTree,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  WORKER_THRESHOLD,
+  type LayoutInput,
+  type LayoutResult,
+} from '../graph/tree-layout';
+import { runLayout } from '../graph/run-layout';
+import { nodeTypes } from './node-types';
+import { TreeActionsContext, type TreeActions } from './tree-actions';
+import { LabelDialog } from './LabelDialog';
+import { TreeToolbar, type SummaryChoice } from './TreeToolbar';
+
+export interface SessionTreeProps {
+  sessionId: string;
+  tree: TreeNode[];
+  leafId: string | null;
+  readOnly: boolean;
+  /** A click on an entry (the click rule is applied by the caller). */
+  onNavigate(entry: TreeNode, summary: SummaryChoice): void;
+  onSetLabel(entryId: string, label: string | undefined): void;
+}
+
+interface Positions {
+  key: string;
+  byId: Map<string, { x: number; y: number }>;
+}
+
+function structureKey(input: LayoutInput): string {
+  let key = '';
+  for (let i = 0; i < input.ids.length; i++) key += `${input.ids[i]}<${input.parents[i]};`;
+  return key;
+}
+
+function positionsOf(input: LayoutInput, result: LayoutResult, key: string): Positions {
+  const byId = new Map<string, { x: number; y: number }>();
+  input.ids.forEach((id, i) =>
+    byId.set(id, { x: result.positions[i * 2]!, y: result.positions[i * 2 + 1]! }),
+  );
+  return { key, byId };
+}
+
+/** The session graph: React Flow over the derived graph, with folds, filters and keys. */
+export const SessionTree = memo(function SessionTree(props: SessionTreeProps) {
+  return (
+    <ReactFlowProvider>
+      <SessionTreeInner {...props} />
+    </ReactFlowProvider>
+  );
+});
+
+function SessionTreeInner({
+  sessionId,
+  tree,
+  leafId,
+  readOnly,
+  onNavigate,
+  onSetLabel,
+}: SessionTreeProps) {
+  const flow = useReactFlow();
+  const [filter, setFilter] = useState<TreeFilter>('all');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [summary, setSummary] = useState<SummaryChoice>({ mode: 'none', instructions: '' });
+  const [focusedId, setFocusedId] = useState<string | null>(null);
+  const [labelTarget, setLabelTarget] = useState<string | null>(null);
+  const [shownSession, setShownSession] = useState(sessionId);
+  if (shownSession !== sessionId) {
+    setShownSession(sessionId);
+    setExpanded(new Set());
+    setFocusedId(null);
+  }
+
+  const graph = useMemo(
+    () => sessionToGraph(tree, { leafId, filter, expanded }),
+    [tree, leafId, filter, expanded],
+  );
+  const byEntryId = useMemo(() => new Map(tree.map((node) => [node.id, node])), [tree]);
+
+  // Layout: inline for small graphs, in a worker for big ones; reused while the shape is unchanged.
+  const input = useMemo(
+    () => layoutInputOf(graph.nodes.map((node) => ({ id: node.id, parentId: node.data.parentId }))),
+    [graph],
+  );
+  const key = useMemo(() => structureKey(input), [input]);
+  const [asyncPositions, setAsyncPositions] = useState<Positions | null>(null);
+  const syncPositions = useMemo(() => {
+    if (input.ids.length > WORKER_THRESHOLD) return null;
+    return positionsOf(input, layoutTree(input), key);
+  }, [input, key]);
+  useEffect(() => {
+    if (syncPositions || asyncPositions?.key === key) return;
+    let live = true;
+    void runLayout(input).then((result) => {
+      if (live && result) setAsyncPositions(positionsOf(input, result, key));
+    });
+    return () => {
+      live = false;
+    };
+  }, [input, key, syncPositions, asyncPositions]);
+  const positions = syncPositions ?? asyncPositions;
+
+  const nodes = useMemo<Node<GraphNodeData>[]>(() => {
+    if (!positions) return [];
+    const placed = positions.byId;
+    return graph.nodes.map((node) => {
+      const position = placed.get(node.id) ??
+        (node.data.parentId ? placed.get(node.data.parentId) : undefined) ?? { x: 0, y: 0 };
+      return {
+        id: node.id,
+        type: node.type,
+        position,
+        data: node.data,
+        draggable: false,
+        selectable: false,
+        connectable: false,
+        width: NODE_WIDTH,
+        height: NODE_HEIGHT,
+      };
+    });
+  }, [graph, positions]);
+  const edges = useMemo<Edge[]>(
+    () =>
+      graph.edges.map((edge) => ({
+        id: edge.id,
+        source: edge.source,
+        target: edge.target,
+        ...(edge.className ? { className: edge.className } : {}),
+        focusable: false,
+        selectable: false,
+      })),
+    [graph],
+  );
+
+  const centerOn = useCallback(
+    (nodeId: string | null, animate: boolean) => {
+      if (!nodeId || !positions) return;
+      const at = positions.byId.get(nodeId);
+      if (!at) return;
+      const zoom = Math.max(flow.getZoom(), 0.8);
+      void flow.setCenter(at.x + NODE_WIDTH / 2, at.y + NODE_HEIGHT / 2, {
+        zoom,
+        duration: animate ? 250 : 0,
+      });
+    },
+    [flow, positions],
+  );
+
+  // Open each session centred on its leaf.
+  const centredFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!positions || centredFor.current === sessionId) return;
+    centredFor.current = sessionId;
+    centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
+  }, [positions, sessionId, graph, centerOn]);
+
+  const activate = useCallback(
+    (nodeId: string) => {
+      if (nodeId.startsWith('fold:') || nodeId.startsWith('segment:')) {
+        setExpanded((open) => new Set(open).add(nodeId));
+        return;
+      }
+      const entry = byEntryId.get(nodeId);
+      if (entry && !readOnly) onNavigate(entry, summary);
+    },
+    [byEntryId, onNavigate, readOnly, summary],
+  );
+
+  const effectiveFocus =
+    focusedId && graph.childrenOf.has(focusedId)
+      ? focusedId
+      : (graph.leafNodeId ?? graph.roots[0] ?? null);
+
+  const moveFocus = useCallback(
+    (nodeId: string | null) => {
+      if (!nodeId) return;
+      setFocusedId(nodeId);
+      const at = positions?.byId.get(nodeId);
+      if (at) {
+        const { x, y, zoom } = flow.getViewport();
+        const box = document.querySelector('.session-tree-canvas')?.getBoundingClientRect();
+        const sx = at.x * zoom + x;
+        const sy = at.y * zoom + y;
+        if (
+          !box ||
+          sx < 0 ||
+          sy < 0 ||
+          sx + NODE_WIDTH * zoom > box.width ||
+          sy + NODE_HEIGHT * zoom > box.height
+        )
+          centerOn(nodeId, false);
+      }
+      requestAnimationFrame(() => {
+        const element = document.querySelector<HTMLElement>(
+          `.react-flow__node[data-id="${CSS.escape(nodeId)}"] [role="button"]`,
+        );
+        element?.focus({ preventScroll: true });
+      });
+    },
+    [centerOn, flow, positions],
+  );
+
+  const onKeyDown = useCallback(
+    (event: React.KeyboardEvent) => {
+      const current = effectiveFocus;
+      if (!current) return;
+      const node = graph.nodes.find((n) => n.id === current);
+      const parentId = node?.data.parentId ?? null;
+      const siblings = parentId === null ? graph.roots : (graph.childrenOf.get(parentId) ?? []);
+      const index = siblings.indexOf(current);
+      let target: string | null | undefined;
+      switch (event.key) {
+        case 'ArrowUp':
+          target = parentId;
+          break;
+        case 'ArrowDown': {
+          const children = graph.childrenOf.get(current) ?? [];
+          const onPath = children.find((id) => graph.nodes.find((n) => n.id === id)?.data.onPath);
+          target = onPath ?? children[0];
+          break;
+        }
+        case 'ArrowLeft':
+          target = siblings[index - 1];
+          break;
+        case 'ArrowRight':
+          target = siblings[index + 1];
+          break;
+        case 'Home':
+          target = graph.leafNodeId;
+          break;
+        case 'Enter':
+        case ' ':
+          if ((event.target as HTMLElement).getAttribute('role') !== 'button') return;
+          event.preventDefault();
+          activate(current);
+          return;
+        default:
+          return;
+      }
+      event.preventDefault();
+      if (target) moveFocus(target);
+    },
+    [activate, effectiveFocus, graph, moveFocus],
+  );
+
+  const actions = useMemo<TreeActions>(
+    () => ({
+      activate,
+      editLabel: setLabelTarget,
+      focusedId: effectiveFocus,
+      setFocused: setFocusedId,
+      readOnly,
+    }),
+    [activate, effectiveFocus, readOnly],
+  );
+
+  const labelEntry = labelTarget ? byEntryId.get(labelTarget) : undefined;
+
+  return (
+    <TreeActionsContext.Provider value={actions}>
+      <TreeToolbar
+        filter={filter}
+        onFilter={setFilter}
+        summary={summary}
+        onSummary={setSummary}
+        onFitLeaf={() => centerOn(graph.leafNodeId, true)}
+        onFitAll={() => void flow.fitView({ duration: 250 })}
+        readOnly={readOnly}
+        count={graph.nodes.length}
+      />
+      <div className="session-tree-canvas" onKeyDown={onKeyDown}>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onlyRenderVisibleElements
+          nodesDraggable={false}
+          nodesConnectable={false}
+          nodesFocusable={false}
+          edgesFocusable={false}
+          elementsSelectable={false}
+          minZoom={0.05}
+          maxZoom={2}
+          zoomOnDoubleClick={false}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          multiSelectionKeyCode={null}
+        >
+          <Background gap={24} size={1} />
+          <Controls showInteractive={false} />
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Tree overview"
+            nodeClassName={(node) =>
+              (node.data as GraphNodeData).isLeaf
+                ? 'minimap-leaf'
+                : (node.data as GraphNodeData).onPath
+                  ? 'minimap-path'
+                  : ''
+            }
+          />
+        </ReactFlow>
+      </div>
+      {labelEntry ? (
+        <LabelDialog
+          entry={labelEntry}
+          onSave={(label) => {
+            onSetLabel(labelEntry.id, label);
+            setLabelTarget(null);
+          }}
+          onCancel={() => setLabelTarget(null)}
+        />
+      ) : null}
+    </TreeActionsContext.Provider>
+  );
+}

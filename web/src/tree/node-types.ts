@@ -1,0 +1,6 @@
+import type { NodeTypes } from '@xyflow/react';
+import { EntryNode } from './EntryNode';
+import { FoldNode } from './FoldNode';
+
+/** Defined once at module scope, as React Flow requires, so nodes are never remounted. */
+export const nodeTypes: NodeTypes = { entry: EntryNode, fold: FoldNode };

@@ -1,0 +1,24 @@
+import { createContext } from 'react';
+
+/*
+ * What a drawn node may ask of the graph around it. Passed by context so that node components stay
+ * memoised on their data alone.
+ */
+export interface TreeActions {
+  /** A click or Enter on a node: the click rule for entries, open for folds. */
+  activate(nodeId: string): void;
+  /** Open the label editor for an entry. */
+  editLabel(entryId: string): void;
+  /** The node keyboard focus is on (roving tabindex). */
+  focusedId: string | null;
+  setFocused(nodeId: string): void;
+  readOnly: boolean;
+}
+
+export const TreeActionsContext = createContext<TreeActions>({
+  activate: () => undefined,
+  editLabel: () => undefined,
+  focusedId: null,
+  setFocused: () => undefined,
+  readOnly: true,
+});
