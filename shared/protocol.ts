@@ -211,7 +211,7 @@ export const ContextUsageSchema = z.object({
 });
 
 /** The agent state of one session, as `AgentSession.getState()` returns it. */
-export const AgentStateSchema = z.looseObject({
+export const AgentStateSchema = z.object({
   isStreaming: z.boolean(),
   isCompacting: z.boolean(),
   modelId: z.string(),
