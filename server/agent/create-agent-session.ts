@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
+import { openaiStream } from '../models/openai-stream.js';
+import type { SessionStore } from '../store/session-store.js';
+import { createTools, DEFAULT_TOOL_POLICY, type ToolPolicy } from '../tools/create-tools.js';
+import { AgentSession, UnknownModelError } from './agent-session.js';
+import type { StreamFn } from './agent-types.js';
+import type { Compactor, ContextStep } from './context-transforms.js';
+import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+/*
+ * The library entry, like pi's createAgentSession: a workspace, a store (file or in-memory) and a
+ * model give an AgentSession. The web server, `arbor run` and the tests all start here.
+ */
+
+export interface AgentSessionSettings {
+  retry?: Partial<RetrySettings>;
+  /** Handed to the compactor as is. */
+  compaction?: unknown;
+}
+
+export interface CreateAgentSessionOptions {
+  /** Tools act only inside it (by real path). */
+  workspace: string;
+  store: SessionStore;
+  catalog: ModelCatalog;
+  /** Else the model restored from the session, else the catalog's default. */
+  modelId?: string;
+  toolPolicy?: ToolPolicy;
+  settings?: AgentSessionSettings;
+  /** The model call; the openai SDK by default. Tests may pass a scripted one. */
+  streamFn?: StreamFn;
+  systemPrompt?: string;
+  /** Compaction's hook into the session (see context-transforms.ts). */
+  compactor?: Compactor;
+  /** Run before every model call, in order. */
+  contextSteps?: ContextStep[];
+}
+
+function restoredModel(catalog: ModelCatalog, store: SessionStore): ModelInfo | undefined {
+  const saved = store.buildSessionContext().model;
+  return saved ? catalog.find(saved.provider, saved.modelId) : undefined;
+}
+
+export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSession> {
+  const stat = fs.statSync(opts.workspace, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) throw new Error(`Workspace "${opts.workspace}" is not a directory`);
+  const { store, catalog } = opts;
+  let model: ModelInfo;
+  if (opts.modelId !== undefined) {
+    const chosen = catalog.get(opts.modelId);
+    if (!chosen) throw new UnknownModelError(`Unknown model "${opts.modelId}"`);
+    model = chosen;
+  } else {
+    model = restoredModel(catalog, store) ?? catalog.defaultModel();
+  }
+  const context = store.buildSessionContext();
+  const thinkingLevel = context.thinkingLevel || 'off';
+  const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
+  const isNew = store.getTree().length === 0;
+  if (isNew) {
+    // As pi's SDK starts a session: the model, then the thinking level.
+    store.appendModelChange(model.provider, model.id);
+    store.appendThinkingLevelChange(thinkingLevel);
+  } else if (
+    !context.model ||
+    context.model.provider !== model.provider ||
+    context.model.modelId !== model.id
+  ) {
+    store.appendModelChange(model.provider, model.id);
+  }
+  return new AgentSession({
+    store,
+    catalog,
+    model,
+    thinkingLevel,
+    tools,
+    streamFn: opts.streamFn ?? openaiStream,
+    systemPrompt: opts.systemPrompt ?? buildSystemPrompt(store.cwd || opts.workspace, tools),
+    retry: { ...DEFAULT_RETRY_SETTINGS, ...opts.settings?.retry },
+    contextSteps: opts.contextSteps ?? [],
+    ...(opts.compactor ? { compactor: opts.compactor } : {}),
+    ...(opts.settings?.compaction !== undefined
+      ? { compactionSettings: opts.settings.compaction }
+      : {}),
+  });
+}
