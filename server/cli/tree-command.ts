@@ -1,5 +1,34 @@
-// Replaced by the real `arbor tree` as soon as it lands.
-export async function runTree(_args: string[]): Promise<number> {
-  process.stderr.write('arbor tree: not available in this build yet\n');
-  return 1;
+import { SessionStore } from '../store/session-store.js';
+import { renderTreeText } from '../store/tree-text.js';
+
+const usage = 'Usage: arbor tree FILE\n';
+
+/**
+ * `arbor tree FILE`: the session tree as indented text (ids, roles, short previews, labels, the
+ * leaf marked with `*`). Reads only: no lock, no repair, no migration on disk.
+ */
+export async function runTree(args: string[]): Promise<number> {
+  const [file, ...extra] = args;
+  if (file === undefined || file.startsWith('-') || extra.length > 0) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  const store = SessionStore.openReadOnly(file);
+  try {
+    const name = store.getSessionName();
+    const report = store.openReport;
+    const notes = [
+      report.badLines.length ? `${report.badLines.length} unreadable line(s)` : '',
+      report.tornTailBytes ? `torn last line (${report.tornTailBytes} bytes)` : '',
+      report.migratedFromVersion ? `version ${report.migratedFromVersion} file` : '',
+    ].filter(Boolean);
+    process.stdout.write(
+      `session ${store.sessionId}${name ? ` "${name}"` : ''}  cwd ${store.cwd}\n` +
+        (notes.length ? `note: ${notes.join('; ')}\n` : '') +
+        renderTreeText(store),
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
 }
