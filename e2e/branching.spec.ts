@@ -1,0 +1,87 @@
+import { test, expect } from './support/fixtures.js';
+import {
+  chatMessages,
+  editor,
+  entryIdOf,
+  leafNode,
+  openArbor,
+  sendPrompt,
+  treeNode,
+  treeNodes,
+} from './support/page-helpers.js';
+
+test('the click rule on user, root and assistant nodes, and an edited prompt makes a sibling branch', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'first question');
+  await sendPrompt(page, 'second question');
+  const firstAnswer = treeNode(page, 'assistant', 'first question');
+  const firstAnswerId = await entryIdOf(firstAnswer);
+
+  // A user node: the leaf moves to its parent and its text comes back into the editor.
+  await treeNode(page, 'user', 'second question').click();
+  await expect(editor(page)).toHaveValue('second question');
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', firstAnswerId);
+  await expect(chatMessages(page)).toHaveCount(2);
+
+  // Edit and send: a sibling branch; the graph shows both prompts.
+  await editor(page).fill('second question, edited');
+  await editor(page).press('Enter');
+  await expect(chatMessages(page, 'assistant').last()).toContainText('second question, edited');
+  await expect(treeNodes(page, 'user')).toHaveCount(3);
+  const oldPrompt = treeNode(page, 'user', 'second question');
+  const newPrompt = treeNode(page, 'user', 'second question, edited');
+  await expect(newPrompt).toHaveCount(1);
+  await expect(chatMessages(page, 'user')).toHaveText([
+    /first question/,
+    /second question, edited/,
+  ]);
+  const edges = page.locator(`.react-flow__edge[data-id^="${firstAnswerId}->"]`);
+  await expect(edges).toHaveCount(2);
+  await expect(oldPrompt.first()).toBeVisible();
+
+  // An assistant node becomes the leaf; the editor is left alone.
+  await editor(page).fill('draft');
+  await firstAnswer.click();
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', firstAnswerId);
+  await expect(editor(page)).toHaveValue('draft');
+  await expect(chatMessages(page)).toHaveCount(2);
+
+  // The root prompt: an empty conversation, its text in the editor.
+  await treeNode(page, 'user', 'first question').click();
+  await expect(editor(page)).toHaveValue('first question');
+  await expect(chatMessages(page)).toHaveCount(0);
+});
+
+test('a reload keeps the leaf', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'one');
+  await sendPrompt(page, 'two');
+  const answerOne = treeNode(page, 'assistant', 'one');
+  const answerOneId = await entryIdOf(answerOne);
+  await answerOne.click();
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', answerOneId);
+
+  await page.reload();
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', answerOneId);
+  await expect(chatMessages(page)).toHaveCount(2);
+  await expect(treeNodes(page, 'user')).toHaveCount(2);
+});
+
+test('keyboard: arrows move along the tree and Enter selects', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'alpha');
+  await sendPrompt(page, 'beta');
+  const leafId = await entryIdOf(leafNode(page));
+  await leafNode(page).focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(treeNode(page, 'assistant', 'alpha')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(leafNode(page)).toHaveAttribute('aria-label', /alpha/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(`[data-entry-id="${leafId}"]`)).toBeFocused();
+});

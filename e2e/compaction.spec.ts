@@ -1,0 +1,41 @@
+import { test, expect } from './support/fixtures.js';
+import {
+  chatMessages,
+  openArbor,
+  sendPrompt,
+  treeNodes,
+  waitIdle,
+} from './support/page-helpers.js';
+
+test('a manual compaction shows as a summary in the chat and a node in the graph', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'plan the garden');
+  await sendPrompt(page, 'add tomatoes');
+  await sendPrompt(page, 'and basil');
+
+  await page.getByRole('button', { name: 'Compact', exact: true }).click();
+  const summary = chatMessages(page, 'compactionSummary');
+  await expect(summary).toHaveCount(1);
+  await expect(summary).toContainText('compacted');
+  await summary.locator('summary').click();
+  await expect(summary).toContainText('Goal');
+  await expect(treeNodes(page, 'compaction')).toHaveCount(1);
+  await waitIdle(page);
+
+  // The conversation goes on after the compaction.
+  await sendPrompt(page, 'what next?');
+  await expect(chatMessages(page, 'assistant').last()).toContainText('what next?');
+});
+
+test('compaction with instructions', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'remember the colour blue');
+  await sendPrompt(page, 'and green');
+  await page.getByRole('button', { name: 'Compact with instructions' }).click();
+  await page.getByRole('textbox', { name: 'Compaction instructions' }).fill('Keep the colours.');
+  await page.getByRole('button', { name: 'Start compaction' }).click();
+  await expect(chatMessages(page, 'compactionSummary')).toHaveCount(1);
+});

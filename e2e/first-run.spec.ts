@@ -1,0 +1,49 @@
+import { test, expect } from './support/fixtures.js';
+import {
+  chatMessages,
+  editor,
+  leafNode,
+  openArbor,
+  sendPrompt,
+  treeNodes,
+} from './support/page-helpers.js';
+
+test('a new user can type at once and gets a streamed answer in the chat and the graph', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await expect(editor(page)).toBeFocused();
+  await sendPrompt(page, 'hello Arbor');
+
+  await expect(chatMessages(page, 'user')).toHaveText([/hello Arbor/]);
+  await expect(chatMessages(page, 'assistant')).toHaveText([/You said: "hello Arbor"/]);
+
+  const userNode = treeNodes(page, 'user');
+  await expect(userNode).toHaveCount(1);
+  await expect(userNode).toHaveAttribute('aria-label', /^user: hello Arbor/);
+  await expect(leafNode(page)).toHaveAttribute('data-role', 'assistant');
+  await expect(leafNode(page)).toHaveAttribute('aria-label', /^assistant: You said/);
+
+  // Every chat message and tree node carries its entry id, and they agree.
+  const chatIds = await chatMessages(page).evaluateAll((els) =>
+    els.map((el) => el.getAttribute('data-entry-id')),
+  );
+  for (const id of chatIds)
+    await expect(treeNodes(page).and(page.locator(`[data-entry-id="${id}"]`))).toHaveCount(1);
+
+  // The session is listed with its first prompt.
+  await expect(page.getByRole('navigation', { name: 'Sessions' })).toContainText('hello Arbor');
+});
+
+test('the page works on a narrow screen, one panel at a time', async ({ page, arbor }) => {
+  await page.setViewportSize({ width: 420, height: 800 });
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'small screen');
+  await expect(chatMessages(page, 'assistant')).toHaveText([/small screen/]);
+  await page.getByRole('button', { name: 'Tree' }).click();
+  await expect(treeNodes(page, 'user')).toHaveCount(1);
+  await expect(editor(page)).toBeHidden();
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await expect(editor(page)).toBeVisible();
+});

@@ -1,0 +1,50 @@
+import { test, expect } from './support/fixtures.js';
+import { leafNode, openArbor, sendPrompt, treeNode, treeNodes } from './support/page-helpers.js';
+
+test('labels are set and cleared from the graph, and filters narrow it', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'first');
+  await sendPrompt(page, '/tool ls {"path":"."}');
+  await sendPrompt(page, 'third');
+
+  const target = treeNode(page, 'user', 'first');
+  await target.hover();
+  await page.getByRole('button', { name: 'Label user node' }).first().click();
+  await page.getByRole('textbox', { name: 'Label text' }).fill('start here');
+  await page.getByRole('button', { name: 'Save label' }).click();
+  await expect(page.locator('.node-label')).toHaveText(['start here']);
+
+  const filter = page.getByRole('combobox', { name: 'Filter' });
+  await filter.selectOption('labelled');
+  await expect(treeNodes(page)).toHaveCount(2); // the labelled entry and the leaf
+  await expect(treeNode(page, 'user', 'first')).toHaveCount(1);
+  await expect(leafNode(page)).toHaveCount(1);
+
+  await filter.selectOption('user-only');
+  await expect(treeNodes(page, 'user')).toHaveCount(3);
+  await expect(treeNodes(page, 'toolResult')).toHaveCount(0);
+  await expect(treeNodes(page)).toHaveCount(4); // three prompts and the leaf
+
+  await filter.selectOption('no-tools');
+  await expect(treeNodes(page, 'toolResult')).toHaveCount(0);
+  await expect(treeNodes(page, 'user')).toHaveCount(3);
+
+  await filter.selectOption('all');
+  await expect(treeNodes(page, 'toolResult')).toHaveCount(1);
+
+  await treeNode(page, 'user', 'first').hover();
+  await page.getByRole('button', { name: 'Edit label of user node' }).click();
+  await page.getByRole('button', { name: 'Clear label' }).click();
+  await expect(page.locator('.node-label')).toHaveCount(0);
+});
+
+test('fit to leaf and the minimap are there', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'one');
+  await page.getByRole('button', { name: 'Fit to leaf' }).click();
+  await expect(leafNode(page)).toBeInViewport();
+  await expect(page.locator('.react-flow__minimap')).toBeVisible();
+});

@@ -1,0 +1,67 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/*
+ * What a person does on the page, named for it. Locators use only the accessibility contract
+ * (names, roles, data-entry-id, data-role, aria-current).
+ */
+
+export function editor(page: Page): Locator {
+  return page.getByRole('textbox', { name: 'Message' });
+}
+
+export function conversation(page: Page): Locator {
+  return page.getByRole('log', { name: 'Conversation' });
+}
+
+export function sessionTree(page: Page): Locator {
+  return page.getByRole('region', { name: 'Session tree' });
+}
+
+export function chatMessages(page: Page, role?: string): Locator {
+  const selector = role ? `[data-entry-id][data-role="${role}"]` : '[data-entry-id][data-role]';
+  return conversation(page).locator(selector);
+}
+
+export function treeNodes(page: Page, role?: string): Locator {
+  const selector = role ? `[data-entry-id][data-role="${role}"]` : '[data-entry-id][data-role]';
+  return sessionTree(page).locator(selector);
+}
+
+export function treeNode(page: Page, role: string, text: string): Locator {
+  return sessionTree(page).locator(
+    `[data-role="${role}"][aria-label*="${text.replace(/"/g, '\\"')}"]`,
+  );
+}
+
+export function leafNode(page: Page): Locator {
+  return sessionTree(page).locator('[aria-current="true"]');
+}
+
+/** Opens the page and waits until a session is open and the editor can send. */
+export async function openArbor(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(editor(page)).toBeEnabled();
+  await expect(page.locator('.connection')).toHaveText('');
+}
+
+/** Types a prompt, sends it with Enter, and waits until the run is over. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  const before = await chatMessages(page, 'assistant').count();
+  await editor(page).fill(text);
+  await editor(page).press('Enter');
+  await expect(chatMessages(page, 'assistant')).not.toHaveCount(before);
+  await waitIdle(page);
+}
+
+/** The run has ended: no Abort button, no message still streaming, every message stored. */
+export async function waitIdle(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Abort' })).toHaveCount(0);
+  await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0);
+  await expect(conversation(page).locator('[data-entry-id="pending"]')).toHaveCount(0);
+}
+
+export async function entryIdOf(locator: Locator): Promise<string> {
+  const id = await locator.getAttribute('data-entry-id');
+  if (!id) throw new Error('no data-entry-id');
+  return id;
+}

@@ -1,0 +1,55 @@
+import { test as base, expect } from '@playwright/test';
+import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
+import { watchContext } from './support/fixtures.js';
+import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
+
+const test = base.extend<{ team: { server: ArborServer; admin: string; viewer: string } }>({
+  // eslint-disable-next-line no-empty-pattern
+  team: async ({}, use) => {
+    const dirs = makeTempDirs();
+    const admin = addUser(dirs.dataDir, 'ada', 'admin');
+    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
+    const server = await startArbor(dirs);
+    try {
+      await use({ server, admin, viewer });
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+test('team mode: log in with a token; a viewer sees a session but cannot prompt', async ({
+  browser,
+  team,
+}) => {
+  const errors: string[] = [];
+  const adminContext = await browser.newContext();
+  watchContext(adminContext, errors);
+  const adminPage = await adminContext.newPage();
+  await adminPage.goto(team.server.url);
+  await adminPage.getByRole('textbox', { name: 'Token' }).fill('not-a-token');
+  await adminPage.getByRole('button', { name: 'Log in' }).click();
+  await expect(adminPage.getByRole('alert')).toContainText('not valid');
+  await adminPage.getByRole('textbox', { name: 'Token' }).fill(team.admin);
+  await adminPage.getByRole('button', { name: 'Log in' }).click();
+  await expect(editor(adminPage)).toBeEnabled();
+  await sendPrompt(adminPage, 'admin was here');
+  const sessionUrl = adminPage.url();
+
+  const viewerContext = await browser.newContext();
+  watchContext(viewerContext, errors);
+  const viewerPage = await viewerContext.newPage();
+  await viewerPage.goto(sessionUrl);
+  await viewerPage.getByRole('textbox', { name: 'Token' }).fill(team.viewer);
+  await viewerPage.getByRole('button', { name: 'Log in' }).click();
+  await expect(chatMessages(viewerPage, 'assistant')).toContainText(['admin was here']);
+  await expect(editor(viewerPage)).toBeDisabled();
+  await expect(viewerPage.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await expect(viewerPage.getByRole('button', { name: 'New session' })).toBeDisabled();
+  await expect(viewerPage.getByRole('button', { name: 'Compact', exact: true })).toBeDisabled();
+
+  await adminContext.close();
+  await viewerContext.close();
+  // Login failures answer 401, which the browser reports on its own console: that one is expected.
+  expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);
+});

@@ -1,0 +1,25 @@
+import { test, expect } from './support/fixtures.js';
+import { chatMessages, openArbor, sendPrompt, treeNodes } from './support/page-helpers.js';
+
+test('a tool call shows its arguments and its result, and the answer quotes the result', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, '/tool ls {"path":"."}');
+
+  const calling = chatMessages(page, 'assistant').first();
+  await expect(calling).toContainText('Calling 1 tool.');
+  const call = calling.locator('details.tool-call');
+  await expect(call).toContainText('ls');
+  await call.locator('summary').click();
+  await expect(call.locator('.tool-args')).toContainText('"path": "."');
+
+  const result = chatMessages(page, 'toolResult');
+  await expect(result).toHaveCount(1);
+  await result.locator('summary').click();
+  await expect(result.locator('.tool-output')).toContainText('README.md');
+
+  await expect(chatMessages(page, 'assistant').last()).toContainText('Tool results:');
+  await expect(treeNodes(page, 'toolResult')).toHaveCount(1);
+});
