@@ -1,5 +1,131 @@
-// Replaced by the real `arbor run` as soon as it lands.
-export async function runRun(_args: string[]): Promise<number> {
-  process.stderr.write('arbor run: not available in this build yet\n');
-  return 1;
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAgentSession } from '../agent/create-agent-session.js';
+import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
+import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
+import { SessionStore } from '../store/session-store.js';
+import { sessionDirFor } from '../store/session-paths.js';
+import { findOnPath } from '../tools/bash-tool.js';
+
+/*
+ * `arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
+ * completion, printed as pi's `--mode json` prints it: the session header line first, then every
+ * event as one JSON line. The demo model is started in-process when it is the model in use, so
+ * the command needs no server. Exit code 0 when the run ended normally, 1 when it ended in an
+ * error or abort, 2 for bad usage.
+ */
+
+const USAGE =
+  'Usage: arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT\n';
+
+function write(line: unknown): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+export async function runRun(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        data: { type: 'string' },
+        workspace: { type: 'string' },
+        session: { type: 'string' },
+        model: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`arbor run: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const prompt = parsed.positionals.join(' ').trim();
+  if (!prompt) {
+    process.stderr.write(`arbor run: a prompt is required\n${USAGE}`);
+    return 2;
+  }
+  const dataDir = path.resolve(
+    parsed.values.data ?? process.env.ARBOR_DATA_DIR ?? path.join(os.homedir(), '.arbor'),
+  );
+  const workspace = path.resolve(parsed.values.workspace ?? process.cwd());
+  if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
+    process.stderr.write(`arbor run: workspace "${workspace}" is not a directory\n`);
+    return 2;
+  }
+
+  const store = parsed.values.session
+    ? SessionStore.open(path.resolve(parsed.values.session))
+    : SessionStore.create({ cwd: workspace, sessionDir: sessionDirFor(dataDir, workspace) });
+  let demo: RunningDemoModel | undefined;
+  try {
+    let catalog = ModelCatalog.load({ dataDir });
+    const model = chooseModel(catalog, store, parsed.values.model);
+    if (model.demo) {
+      demo = await startDemoModel({ port: 0 });
+      catalog = ModelCatalog.load({ dataDir, demoBaseUrl: demo.baseUrl });
+    }
+    write(store.header);
+    const session = await createAgentSession({
+      workspace,
+      store,
+      catalog,
+      modelId: model.id,
+      toolPolicy: { bash: findOnPath('bwrap') ? 'sandboxed' : 'unsandboxed' },
+    });
+    session.subscribe((event) => write(event));
+    const interrupt = () => void session.abort();
+    process.once('SIGINT', interrupt);
+    process.once('SIGTERM', interrupt);
+    try {
+      await session.prompt(prompt);
+    } finally {
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+    }
+    const last = session
+      .getContextMessages()
+      .filter((m) => m.role === 'assistant')
+      .at(-1);
+    await session.dispose();
+    return last &&
+      last.role === 'assistant' &&
+      (last.stopReason === 'error' || last.stopReason === 'aborted')
+      ? 1
+      : 0;
+  } finally {
+    // dispose() closed the store on the happy path; closing again is harmless.
+    try {
+      store.close();
+    } catch {
+      // already closed
+    }
+    await demo?.close();
+  }
+}
+
+function chooseModel(
+  catalog: ModelCatalog,
+  store: SessionStore,
+  requested: string | undefined,
+): ModelInfo {
+  if (requested !== undefined) {
+    const model = catalog.get(requested);
+    if (!model) {
+      const known = catalog
+        .list()
+        .map((m) => m.id)
+        .join(', ');
+      throw new Error(`unknown model "${requested}" (known: ${known})`);
+    }
+    return model;
+  }
+  const saved = store.buildSessionContext().model;
+  return (saved && catalog.find(saved.provider, saved.modelId)) || catalog.defaultModel();
 }

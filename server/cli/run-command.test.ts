@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { SessionStore } from '../store/session-store.js';
+
+let root: string;
+let runner: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-run-'));
+  runner = path.join(root, 'run.mts');
+  const main = path.resolve('server/cli/main.ts');
+  fs.writeFileSync(
+    runner,
+    `import { runCli } from ${JSON.stringify(main)};\nprocess.exitCode = await runCli(process.argv.slice(2));\n`,
+  );
+});
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function arbor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', runner, ...args], {
+      cwd: path.resolve('.'),
+      env: { ...process.env, OPENAI_API_KEY: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('arbor run', () => {
+  it('prints the header then every event as JSON lines, and pi reads the session it wrote the same way', async () => {
+    const workspace = path.join(root, 'ws');
+    const data = path.join(root, 'data');
+    fs.mkdirSync(workspace);
+    const prompt =
+      'make a file\n/tool write {"path":"out.txt","content":"written by the agent"}\n/tool bash {"command":"cat out.txt"}\n/fail 503';
+    const result = await arbor(['run', '--data', data, '--workspace', workspace, prompt]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines[0]).toMatchObject({ type: 'session', version: 3, cwd: workspace });
+    const types = lines.map((l) => l.type);
+    expect(types).toContain('auto_retry_start');
+    expect(types.at(-1)).toBe('agent_end');
+    expect(fs.readFileSync(path.join(workspace, 'out.txt'), 'utf8')).toBe('written by the agent');
+
+    const dir = path.join(data, 'sessions', `--${workspace.slice(1).replace(/\//g, '-')}--`);
+    const [file] = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    const sessionFile = path.join(dir, file!);
+    const ours = SessionStore.openReadOnly(sessionFile);
+    const copyDir = path.join(root, 'pi-copy');
+    fs.mkdirSync(copyDir);
+    const copy = path.join(copyDir, file!);
+    fs.copyFileSync(sessionFile, copy);
+    const pi = SessionManager.open(copy, copyDir);
+    try {
+      const mine = ours.buildSessionContext();
+      const theirs = pi.buildSessionContext();
+      expect(mine.messages).toEqual(theirs.messages);
+      expect(mine.model).toEqual(theirs.model);
+      expect(mine.thinkingLevel).toEqual(theirs.thinkingLevel);
+      expect(mine.messages.filter((m) => m.role === 'toolResult')).toHaveLength(2);
+    } finally {
+      ours.close();
+    }
+
+    // The same file continues with --session.
+    const again = await arbor([
+      'run',
+      '--data',
+      data,
+      '--workspace',
+      workspace,
+      '--session',
+      sessionFile,
+      'and more',
+    ]);
+    expect(again.code).toBe(0);
+    const reopened = SessionStore.openReadOnly(sessionFile);
+    try {
+      const texts = reopened
+        .buildSessionContext()
+        .messages.filter((m) => m.role === 'assistant')
+        .map((m) =>
+          m.role === 'assistant'
+            ? m.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+            : '',
+        );
+      expect(texts.at(-1)).toBe('You said: "and more"');
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('explains bad usage', async () => {
+    const noPrompt = await arbor(['run', '--workspace', root]);
+    expect(noPrompt.code).toBe(2);
+    expect(noPrompt.stderr).toMatch(/a prompt is required/);
+    const badModel = await arbor([
+      'run',
+      '--data',
+      path.join(root, 'd2'),
+      '--workspace',
+      root,
+      '--model',
+      'nope',
+      'hi',
+    ]);
+    expect(badModel.code).toBe(1);
+    expect(badModel.stderr).toMatch(/unknown model "nope"/);
+  });
+});
