@@ -1,0 +1,202 @@
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MAX_FRAME_BYTES, PROTOCOL_VERSION, type Health } from '../../shared/protocol.js';
+import { LoginSessions } from '../auth/login-sessions.js';
+import { SessionOwners } from '../auth/session-owners.js';
+import { UserStore } from '../auth/user-store.js';
+import { ConfigError, isLoopbackHost, type ArborConfig } from '../config/load-config.js';
+import { hasBwrap, toolPolicyFor } from '../config/tool-policy.js';
+import type { DemoModelOptions } from '../demo-model/demo-model-handler.js';
+import { demoModelPlugin } from '../demo-model/demo-model-server.js';
+import { CloseCode } from '../../shared/protocol.js';
+import type { ClientConnection } from '../hub/client-connection.js';
+import { RateLimiter } from '../hub/rate-limiter.js';
+import { SessionHub } from '../hub/session-hub.js';
+import { SessionLocator } from '../hub/session-locator.js';
+import { ModelCatalog } from '../models/model-catalog.js';
+import { installAuthHooks } from './auth-hooks.js';
+import { ArborError } from './error-catalog.js';
+import { installErrorHandler } from './error-handler.js';
+import { packageRoot, packageVersion } from './package-info.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { workspaceRoutes } from './routes/workspace-routes.js';
+import { staticWeb } from './static-web.js';
+import { wsRoute } from './ws-route.js';
+
+export interface BuildAppOptions {
+  config: ArborConfig;
+  /** Fastify's logger option; default: pino at `config.logLevel`. */
+  logger?: FastifyServerOptions['logger'];
+  /** The models sessions may use; default: `<dataDir>/models.json` + the demo model at this server's `/demo/v1`. */
+  catalog?: ModelCatalog;
+  /** The built page; default `<package>/dist/web`; `null` serves no page. */
+  webRoot?: string | null;
+  /** Options of the demo model mounted at `/demo/v1`; `false` mounts none. */
+  demoModel?: DemoModelOptions | false;
+}
+
+/** The services behind the routes, for the CLI, tests and benchmarks. */
+export interface ArborServices {
+  config: ArborConfig;
+  hub: SessionHub;
+  locator: SessionLocator;
+  users: UserStore;
+  owners: SessionOwners;
+  logins: LoginSessions;
+  connections: Set<ClientConnection>;
+  authRequired(): boolean;
+  catalog(): ModelCatalog;
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    arbor: ArborServices;
+  }
+}
+
+const NO_USERS_MESSAGE = (host: string) =>
+  `Arbor is set to listen on ${host}, which other machines can reach, and no users exist. ` +
+  'An agent server without login lets anyone who reaches it run commands on this machine. ' +
+  'Add a user with `arbor user add NAME --role admin` (it prints a login token), ' +
+  'or listen on 127.0.0.1 (`--host 127.0.0.1`).';
+
+/**
+ * Builds Arbor's Fastify app without listening. Plugins and routes are registered in a fixed
+ * order: logging, cookies, auth hooks, rate limits, REST routes, WebSocket route, page, demo model.
+ * Throws ConfigError when the host is reachable from other machines and no users exist.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const users = new UserStore(config.dataDir);
+  const loopback = isLoopbackHost(config.host);
+  if (!loopback && !users.hasUsers()) throw new ConfigError(NO_USERS_MESSAGE(config.host));
+  const authRequired = () => !loopback || users.hasUsers();
+  const logins = new LoginSessions(config.dataDir);
+  const owners = new SessionOwners(config.dataDir);
+  const version = packageVersion();
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+  });
+
+  let catalog = options.catalog;
+  const loadCatalog = (demoBaseUrl: string) =>
+    ModelCatalog.load({
+      dataDir: config.dataDir,
+      demoBaseUrl,
+      ...(options.demoModel && options.demoModel.contextWindow !== undefined
+        ? { demoContextWindow: options.demoModel.contextWindow }
+        : {}),
+    });
+  const hostForUrl = (host: string) =>
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  if (!catalog) {
+    // Checks models.json at start; the demo URL is fixed once the real port is known.
+    catalog = loadCatalog(`http://${hostForUrl(config.host)}:${config.port}/demo/v1`);
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (address && typeof address === 'object') {
+        catalog = loadCatalog(`http://${hostForUrl(config.host)}:${address.port}/demo/v1`);
+      }
+    });
+  }
+  const currentCatalog = () => catalog as ModelCatalog;
+
+  const locator = new SessionLocator(config.dataDir, config.workspaces);
+  const bwrap = hasBwrap();
+  const hub = new SessionHub({
+    locator,
+    catalog: currentCatalog,
+    toolPolicy: () =>
+      toolPolicyFor({
+        teamMode: authRequired(),
+        allowUnsandboxedBash: config.allowUnsandboxedBash,
+        bwrapAvailable: bwrap,
+      }),
+    coalesceMs: config.coalesceMs,
+    replayEvents: config.replayEvents,
+    idleSessionMs: config.idleSessionMs,
+    log: app.log,
+  });
+  const connections = new Set<ClientConnection>();
+  app.decorate('arbor', {
+    config,
+    hub,
+    locator,
+    users,
+    owners,
+    logins,
+    connections,
+    authRequired,
+    catalog: currentCatalog,
+    version,
+  } satisfies ArborServices);
+
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  // Registered before the auth hooks so that its own onRequest hook marks upgrade requests even
+  // when ours refuses them; it then destroys a refused upgrade's socket.
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 2 * MAX_FRAME_BYTES },
+    // Shutdown: runs are aborted and persisted (clients see their last events), then every
+    // socket is closed with 1001.
+    preClose: async () => {
+      await hub.shutdown();
+      for (const connection of connections) {
+        connection.close(CloseCode.goingAway, 'server shutting down');
+      }
+      await new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
+    },
+  });
+  installAuthHooks(app, { users, logins, authRequired, allowedOrigins: config.allowedOrigins });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new ArborError('rate_limited'),
+  });
+
+  app.get('/api/health', async (): Promise<Health> => ({
+    ok: true,
+    version,
+    protocolVersion: PROTOCOL_VERSION,
+  }));
+  await app.register(async (scope) =>
+    authRoutes(scope, { users, logins, authRequired, loginsPerMinute: config.loginsPerMinute }),
+  );
+  await app.register(async (scope) =>
+    workspaceRoutes(scope, { dataDir: config.dataDir, locator, owners }),
+  );
+  await app.register(async (scope) =>
+    sessionRoutes(scope, { dataDir: config.dataDir, hub, locator, owners }),
+  );
+
+  await app.register(async (scope) =>
+    wsRoute(scope, {
+      hub,
+      owners,
+      users,
+      logins,
+      authRequired,
+      promptLimiter: new RateLimiter(config.promptsPerMinute),
+      connections,
+      version,
+      maxFrameBytes: MAX_FRAME_BYTES,
+      bufferLimitBytes: config.clientBufferLimitBytes,
+    }),
+  );
+
+  await staticWeb(
+    app,
+    options.webRoot === undefined ? path.join(packageRoot(), 'dist', 'web') : options.webRoot,
+  );
+  if (options.demoModel !== false) {
+    await app.register(demoModelPlugin, { ...(options.demoModel ?? {}), prefix: '/demo/v1' });
+  }
+  return app;
+}

@@ -1,0 +1,37 @@
+import type { SessionListItem } from '../../../shared/protocol.js';
+import type { SessionOwners } from '../../auth/session-owners.js';
+import type { Workspace } from '../../config/workspaces.js';
+import { sessionIdFromFileName } from '../../hub/session-locator.js';
+import type { SessionInfo } from '../../store/session-listing.js';
+
+/** A listing row as clients see it: ids instead of paths, lineage as a session id. */
+export function toListItem(
+  info: SessionInfo,
+  workspace: Workspace,
+  owners: SessionOwners,
+): SessionListItem {
+  const parentSessionId = info.parentSession
+    ? sessionIdFromFileName(info.parentSession)
+    : undefined;
+  return {
+    id: info.id,
+    workspaceId: workspace.id,
+    ...(info.name !== undefined ? { name: info.name } : {}),
+    firstMessage: info.firstMessage,
+    created: info.created,
+    modified: info.modified,
+    messageCount: info.messageCount,
+    ...(parentSessionId !== undefined ? { parentSessionId } : {}),
+    owner: owners.ownerOf(info.id),
+  };
+}
+
+/** Case-insensitive match of every word of `query` against the name and first prompt. */
+export function matchesQuery(item: SessionListItem, query: string): boolean {
+  const haystack = `${item.name ?? ''}\n${item.firstMessage}`.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .every((word) => haystack.includes(word));
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { RenameRequestSchema, SessionIdSchema } from '../../../shared/protocol.js';
+import { mayAccess, type Access } from '../../auth/authorisation.js';
+import type { SessionOwners } from '../../auth/session-owners.js';
+import type { SessionHub } from '../../hub/session-hub.js';
+import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
+import { ArborError } from '../error-catalog.js';
+
+export interface SessionRouteDeps {
+  dataDir: string;
+  hub: SessionHub;
+  locator: SessionLocator;
+  owners: SessionOwners;
+}
+
+const SessionParams = z.object({ id: SessionIdSchema });
+
+/**
+ * The session named in the URL, checked against the caller. Ids that are not session ids (paths,
+ * `..`) and ids outside the configured workspaces are answered 404, like unknown ones.
+ */
+function authorisedSession(
+  deps: SessionRouteDeps,
+  request: FastifyRequest,
+  access: Access,
+): { sessionId: string; location: SessionLocation } {
+  const parsed = SessionParams.safeParse(request.params);
+  const location = parsed.success ? deps.locator.locate(parsed.data.id) : undefined;
+  if (!parsed.success || !location) throw new ArborError('not_found', 'No such session.');
+  const user = request.user;
+  if (!user || !mayAccess(user, deps.owners.ownerOf(parsed.data.id), access)) {
+    throw new ArborError('forbidden', 'Only the owner of this session or an admin may do this.');
+  }
+  return { sessionId: parsed.data.id, location };
+}
+
+/** A name in the trash that does not overwrite an earlier deletion of the same file. */
+function trashTarget(dataDir: string, workspaceId: string, file: string): string {
+  const dir = path.join(dataDir, 'trash', workspaceId);
+  fs.mkdirSync(dir, { recursive: true });
+  const base = path.basename(file);
+  let target = path.join(dir, base);
+  for (let i = 1; fs.existsSync(target); i++) target = path.join(dir, `${base}.${i}`);
+  return target;
+}
+
+/** Download, rename and delete (to the trash) of one session. */
+export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps) {
+  app.get('/api/sessions/:id/download', async (request, reply) => {
+    const { location } = authorisedSession(deps, request, 'read');
+    const name = path.basename(location.file);
+    return reply
+      .type('application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(fs.createReadStream(location.file));
+  });
+
+  app.patch('/api/sessions/:id', async (request) => {
+    const { sessionId } = authorisedSession(deps, request, 'write');
+    const body = RenameRequestSchema.safeParse(request.body);
+    if (!body.success) {
+      throw new ArborError('invalid_argument', 'Send {"name": "..."} (1 to 200 characters).');
+    }
+    const live = await deps.hub.open(sessionId);
+    live.agent.setSessionName(body.data.name.trim());
+    return { ok: true };
+  });
+
+  /** Moves the file to `<dataDir>/trash/<workspaceId>/`; restoring is moving it back. */
+  app.delete('/api/sessions/:id', async (request) => {
+    const { sessionId, location } = authorisedSession(deps, request, 'write');
+    await deps.hub.close(sessionId, 'deleted');
+    const target = trashTarget(deps.dataDir, location.workspace.id, location.file);
+    fs.renameSync(location.file, target);
+    deps.locator.forget(sessionId);
+    return { ok: true };
+  });
+}

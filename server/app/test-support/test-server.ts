@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildAppOptions } from '../build-app.js';
+import { loadConfig, type ArborConfig } from '../../config/load-config.js';
+
+/*
+ * A real Arbor server for tests: temp data and workspace folders, the demo model mounted on the same
+ * server, listening on 127.0.0.1 port 0. `close()` shuts it down and removes the folders.
+ */
+
+export interface TestServer {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `ws://127.0.0.1:PORT/api/ws` */
+  wsUrl: string;
+  dataDir: string;
+  workspaceId: string;
+  workspacePath: string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  config?: Partial<ArborConfig>;
+  /** Extra workspace folders (besides the first) to configure. */
+  extraWorkspaces?: number;
+  /** Prepare the data folder (add users, files) before the app is built. */
+  prepare?: (dataDir: string) => Promise<void> | void;
+  build?: Partial<BuildAppOptions>;
+  listen?: boolean;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-server-'));
+  const dataDir = path.join(root, 'data');
+  const workspaces = Array.from({ length: 1 + (opts.extraWorkspaces ?? 0) }, (_, i) => {
+    const dir = path.join(root, `ws${i}`);
+    fs.mkdirSync(dir, { recursive: true });
+    return dir;
+  });
+  fs.mkdirSync(dataDir, { recursive: true });
+  await opts.prepare?.(dataDir);
+  const base = loadConfig({
+    flags: { dataDir, workspaces, host: '127.0.0.1', port: '0' },
+    env: {},
+    cwd: root,
+    homeDir: root,
+  });
+  const config: ArborConfig = { ...base, logLevel: 'silent', ...opts.config };
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, webRoot: null, ...opts.build });
+  } catch (error) {
+    fs.rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+  let url = '';
+  if (opts.listen !== false) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    url = `http://127.0.0.1:${address && typeof address === 'object' ? address.port : 0}`;
+  } else {
+    await app.ready();
+  }
+  const workspace = config.workspaces[0];
+  if (!workspace) throw new Error('no workspace');
+  return {
+    app,
+    url,
+    wsUrl: `${url.replace(/^http/, 'ws')}/api/ws`,
+    dataDir,
+    workspaceId: workspace.id,
+    workspacePath: workspace.path,
+    close: async () => {
+      await app.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { applyAssistantDelta, type AgentSessionEvent } from '../../shared/agent-events.js';
+import type { AgentMessage } from '../../shared/messages.js';
+import type {
+  EventFrame,
+  ModelSummary,
+  RunningTool,
+  SessionAccess,
+  Snapshot,
+} from '../../shared/protocol.js';
+import type { AgentSession } from '../agent/agent-session.js';
+import type { Workspace } from '../config/workspaces.js';
+import { DeltaCoalescer } from './delta-coalescer.js';
+import { pathMessages } from './path-messages.js';
+import { ReplayBuffer } from './replay-buffer.js';
+
+/*
+ * One open session on the server: its AgentSession, the ordered stream of its events with their
+ * sequence numbers, the recent frames for reconnecting clients, and its subscribers. Each event is
+ * serialised once and the same string goes to every subscriber, so all of them see the same events
+ * in the same order.
+ */
+
+/** A client's end of a subscription; it handles its own backpressure. */
+export interface Subscriber {
+  deliver(sessionId: string, seq: number, frame: string): void;
+  /** The session was closed under the subscriber (deleted, or the server stops). */
+  sessionClosed(sessionId: string, reason: SessionClosedReason): void;
+}
+
+export type SessionClosedReason = 'deleted' | 'shutdown' | 'forbidden';
+
+export interface LiveSessionOptions {
+  agent: AgentSession;
+  workspace: Workspace;
+  coalesceMs: number;
+  replayEvents: number;
+}
+
+export class LiveSession {
+  readonly sessionId: string;
+  readonly workspace: Workspace;
+  readonly agent: AgentSession;
+  /**
+   * Sequence numbers start at a time-derived base, so a stream opened later (after an idle close
+   * or a restart) never reuses numbers a client may still hold: its stale `lastSeq` lies below the
+   * new base and earns a snapshot instead of wrong events.
+   */
+  readonly baseSeq: number;
+  private seq: number;
+  private readonly replay: ReplayBuffer;
+  private readonly coalescer: DeltaCoalescer;
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly unsubscribeAgent: () => void;
+  private streaming: AgentMessage | null = null;
+  private readonly tools = new Map<string, RunningTool>();
+  /** performance.now() of the last event or subscription change; drives the idle close. */
+  lastActivity = performance.now();
+  disposed = false;
+
+  constructor(opts: LiveSessionOptions) {
+    this.agent = opts.agent;
+    this.workspace = opts.workspace;
+    this.sessionId = opts.agent.store.sessionId;
+    this.baseSeq = Date.now() * 1000;
+    this.seq = this.baseSeq;
+    this.replay = new ReplayBuffer(opts.replayEvents);
+    this.coalescer = new DeltaCoalescer(opts.coalesceMs, (event) => this.emit(event));
+    this.unsubscribeAgent = this.agent.subscribe((event) => this.coalescer.push(event));
+  }
+
+  get currentSeq(): number {
+    return this.seq;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  isBusy(): boolean {
+    const state = this.agent.getState();
+    return state.isStreaming || state.isCompacting;
+  }
+
+  /**
+   * Subscribes and returns the frames the subscriber missed since `lastSeq` when they are all still
+   * held, else `undefined` (the caller then sends a snapshot). Synchronous, so no event can slip
+   * between the answer and the subscription.
+   */
+  subscribe(subscriber: Subscriber, lastSeq?: number): string[] | undefined {
+    this.coalescer.flush();
+    this.subscribers.add(subscriber);
+    this.lastActivity = performance.now();
+    return lastSeq === undefined ? undefined : this.replay.since(lastSeq, this.seq, this.baseSeq);
+  }
+
+  unsubscribe(subscriber: Subscriber): void {
+    this.subscribers.delete(subscriber);
+    this.lastActivity = performance.now();
+  }
+
+  /** Everything a client needs to show the session, consistent with `seq`. */
+  snapshot(models: ModelSummary[], access: SessionAccess): Snapshot {
+    this.coalescer.flush();
+    const store = this.agent.store;
+    const name = store.getSessionName();
+    return {
+      type: 'snapshot',
+      sessionId: this.sessionId,
+      workspaceId: this.workspace.id,
+      seq: this.seq,
+      header: store.header,
+      ...(name !== undefined ? { sessionName: name } : {}),
+      tree: store.getTree(),
+      leafId: store.getLeafId(),
+      messages: pathMessages(store.getBranch()),
+      state: this.agent.getState(),
+      models,
+      access,
+      streamingMessage: this.streaming,
+      runningTools: [...this.tools.values()],
+    };
+  }
+
+  /**
+   * Stops listening to the agent and disposes it (aborting a run, persisting, closing the file).
+   * With a reason, subscribers are told the session closed under them.
+   */
+  async dispose(reason?: SessionClosedReason): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.coalescer.dispose();
+    if (reason) {
+      for (const subscriber of [...this.subscribers])
+        subscriber.sessionClosed(this.sessionId, reason);
+    }
+    try {
+      await this.agent.dispose();
+    } finally {
+      this.unsubscribeAgent();
+      this.subscribers.clear();
+    }
+  }
+
+  private emit(event: AgentSessionEvent): void {
+    this.track(event);
+    const seq = ++this.seq;
+    const frame: EventFrame = { type: 'event', sessionId: this.sessionId, seq, event };
+    const text = JSON.stringify(frame);
+    this.replay.push(seq, text);
+    this.lastActivity = performance.now();
+    for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, text);
+  }
+
+  /** Keeps the in-flight message and tools up to date, for snapshots taken mid-run. */
+  private track(event: AgentSessionEvent): void {
+    switch (event.type) {
+      case 'message_start':
+        this.streaming = structuredClone(event.message);
+        return;
+      case 'message_update':
+        if (this.streaming?.role === 'assistant') {
+          applyAssistantDelta(this.streaming, event.assistantMessageEvent);
+        }
+        return;
+      case 'message_end':
+        this.streaming = null;
+        return;
+      case 'tool_execution_start':
+        this.tools.set(event.toolCallId, {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+        });
+        return;
+      case 'tool_execution_update': {
+        const tool = this.tools.get(event.toolCallId);
+        if (tool) tool.partialResult = event.partialResult;
+        return;
+      }
+      case 'tool_execution_end':
+        this.tools.delete(event.toolCallId);
+        return;
+      case 'agent_end':
+        this.streaming = null;
+        this.tools.clear();
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModelSummary } from '../../shared/protocol.js';
+import { createAgentSession } from '../agent/create-agent-session.js';
+import type { ModelCatalog } from '../models/model-catalog.js';
+import { NotASessionFileError, SessionStore } from '../store/session-store.js';
+import { ArborError } from '../app/error-catalog.js';
+import type { ToolPolicy } from '../config/tool-policy.js';
+import type { Workspace } from '../config/workspaces.js';
+import { LiveSession, type SessionClosedReason } from './live-session.js';
+import type { SessionLocator } from './session-locator.js';
+
+/*
+ * The open sessions of the server: at most one LiveSession (one AgentSession, one file lock) per
+ * session id, however many clients watch it. Sessions nobody watches and that are not running are
+ * closed after `idleSessionMs`.
+ */
+
+export interface SessionHubOptions {
+  locator: SessionLocator;
+  catalog: () => ModelCatalog;
+  toolPolicy: () => ToolPolicy;
+  coalesceMs: number;
+  replayEvents: number;
+  idleSessionMs: number;
+  log: FastifyBaseLogger;
+}
+
+export class SessionHub {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly opening = new Map<string, Promise<LiveSession>>();
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly opts: SessionHubOptions) {
+    const every = Math.max(1000, Math.min(opts.idleSessionMs / 4, 60_000));
+    this.sweeper = setInterval(() => void this.closeIdle(), every);
+    this.sweeper.unref();
+  }
+
+  get locator(): SessionLocator {
+    return this.opts.locator;
+  }
+
+  models(): ModelSummary[] {
+    return this.opts
+      .catalog()
+      .list()
+      .map((model) => ({
+        id: model.id,
+        name: model.name,
+        provider: model.provider,
+        contextWindow: model.contextWindow,
+        maxOutputTokens: model.maxOutputTokens,
+        reasoning: model.reasoning,
+        ...(model.demo ? { demo: true } : {}),
+      }));
+  }
+
+  get(sessionId: string): LiveSession | undefined {
+    return this.live.get(sessionId);
+  }
+
+  liveSessions(): LiveSession[] {
+    return [...this.live.values()];
+  }
+
+  /** The open session with this id, opening its file when needed; not_found when it is unknown. */
+  async open(sessionId: string): Promise<LiveSession> {
+    this.assertOpen();
+    const existing = this.live.get(sessionId);
+    if (existing) return existing;
+    const pending = this.opening.get(sessionId);
+    if (pending) return pending;
+    const location = this.opts.locator.locate(sessionId);
+    if (!location) throw new ArborError('not_found', `No session ${sessionId}.`);
+    const promise = (async () => {
+      let store: SessionStore;
+      try {
+        store = SessionStore.open(location.file);
+      } catch (error) {
+        this.opts.log.warn({ err: error, file: location.file }, 'session file could not be opened');
+        if (error instanceof NotASessionFileError) {
+          throw new ArborError('conflict', 'The session file is damaged beyond repair.');
+        }
+        throw error;
+      }
+      return this.attach(store, location.workspace);
+    })();
+    this.opening.set(sessionId, promise);
+    try {
+      return await promise;
+    } finally {
+      this.opening.delete(sessionId);
+    }
+  }
+
+  /** A new, empty session in the workspace. */
+  async create(workspace: Workspace): Promise<LiveSession> {
+    this.assertOpen();
+    const store = SessionStore.create({
+      cwd: workspace.path,
+      sessionDir: this.opts.locator.sessionDir(workspace),
+    });
+    return this.attach(store, workspace);
+  }
+
+  /** A new session holding the path to the parent of user message `entryId`; see SessionStore.forkFrom. */
+  async fork(source: LiveSession, entryId: string): Promise<{ live: LiveSession; text: string }> {
+    this.assertOpen();
+    const entry = source.agent.store.getEntry(entryId);
+    if (!entry) throw new ArborError('not_found', `No entry ${entryId} in this session.`);
+    if (entry.type !== 'message' || entry.message.role !== 'user') {
+      throw new ArborError('invalid_argument', 'Only a user message can be forked from.');
+    }
+    const { store, text } = source.agent.store.forkFrom(
+      entryId,
+      this.opts.locator.sessionDir(source.workspace),
+    );
+    return { live: await this.attach(store, source.workspace), text };
+  }
+
+  /** A new session holding the active path of `source`. */
+  async clone(source: LiveSession): Promise<LiveSession> {
+    this.assertOpen();
+    const store = source.agent.store.cloneTo(this.opts.locator.sessionDir(source.workspace));
+    return this.attach(store, source.workspace);
+  }
+
+  /** Disposes an open session (aborting a run, persisting); a no-op when it is not open. */
+  async close(sessionId: string, reason: SessionClosedReason): Promise<void> {
+    const pending = this.opening.get(sessionId);
+    if (pending) await pending.catch(() => undefined);
+    const live = this.live.get(sessionId);
+    if (!live) return;
+    this.live.delete(sessionId);
+    await live.dispose(reason);
+  }
+
+  /** Closes every session: runs are aborted and persisted, files closed. */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    await Promise.allSettled([...this.opening.values()]);
+    const sessions = [...this.live.values()];
+    this.live.clear();
+    const results = await Promise.allSettled(sessions.map((live) => live.dispose('shutdown')));
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        this.opts.log.error({ err: result.reason }, 'a session did not close cleanly');
+      }
+    }
+  }
+
+  /** Closes sessions with no subscriber and no run, idle for longer than `idleSessionMs`. */
+  async closeIdle(now: number = performance.now()): Promise<void> {
+    for (const live of [...this.live.values()]) {
+      if (
+        live.subscriberCount === 0 &&
+        !live.isBusy() &&
+        now - live.lastActivity >= this.opts.idleSessionMs
+      ) {
+        this.live.delete(live.sessionId);
+        await live.dispose().catch((error: unknown) => {
+          this.opts.log.error({ err: error, sessionId: live.sessionId }, 'idle close failed');
+        });
+      }
+    }
+  }
+
+  private async attach(store: SessionStore, workspace: Workspace): Promise<LiveSession> {
+    let agent;
+    try {
+      agent = await createAgentSession({
+        workspace: workspace.path,
+        store,
+        catalog: this.opts.catalog(),
+        toolPolicy: this.opts.toolPolicy(),
+      });
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    const live = new LiveSession({
+      agent,
+      workspace,
+      coalesceMs: this.opts.coalesceMs,
+      replayEvents: this.opts.replayEvents,
+    });
+    if (store.file) this.opts.locator.register(live.sessionId, store.file, workspace);
+    this.live.set(live.sessionId, live);
+    return live;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new ArborError('unavailable', 'The server is shutting down.');
+  }
+}
