@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
+import { UserStore } from '../auth/user-store.js';
+import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
+
+/*
+ * Every role × every command × own and another's session, over a real WebSocket with real logins.
+ * The expected answers are written out here, apart from the server's own authorisation code.
+ */
+
+const USERS = { ann: 'admin', max: 'member', mia: 'member', vic: 'viewer' } as const;
+type Name = keyof typeof USERS;
+
+const READ: CommandType[] = [
+  'subscribe',
+  'unsubscribe',
+  'get_state',
+  'get_tree',
+  'get_entries',
+  'switch_session',
+  'ping',
+];
+const CREATE: CommandType[] = ['fork', 'clone', 'new_session'];
+
+function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean {
+  if (READ.includes(command)) return true;
+  if (CREATE.includes(command)) return USERS[user] !== 'viewer';
+  return USERS[user] === 'admin' || (USERS[user] === 'member' && owner === user);
+}
+
+let server: TestServer;
+const clients = {} as Record<Name, WsTestClient>;
+const sessions = {} as Record<'max' | 'ann', { id: string; userEntry: string; leaf: string }>;
+
+async function login(token: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(res.status).toBe(200);
+  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+}
+
+async function seed(owner: 'max' | 'ann') {
+  const client = clients[owner];
+  const { sessionId } = await client.ok<{ sessionId: string }>({
+    type: 'new_session',
+    workspaceId: server.workspaceId,
+  });
+  await client.ok({ type: 'subscribe', sessionId });
+  const done = client.waitForEvent(sessionId, 'agent_end');
+  await client.ok({ type: 'prompt', sessionId, text: 'seed' });
+  await done;
+  const { tree, leafId } = await client.ok<{
+    tree: { id: string; role?: string }[];
+    leafId: string;
+  }>({ type: 'get_tree', sessionId });
+  const userEntry = tree.find((node) => node.role === 'user')?.id as string;
+  sessions[owner] = { id: sessionId, userEntry, leaf: leafId };
+}
+
+function commandFor(type: CommandType, session: { id: string; userEntry: string; leaf: string }) {
+  const sessionId = session.id;
+  switch (type) {
+    case 'new_session':
+      return { type, workspaceId: server.workspaceId };
+    case 'ping':
+      return { type };
+    case 'prompt':
+    case 'steer':
+    case 'follow_up':
+      return { type, sessionId, text: `${type} text` };
+    case 'get_entries':
+      return { type, sessionId, ids: [session.userEntry] };
+    case 'navigate_tree':
+      return { type, sessionId, targetId: session.leaf };
+    case 'fork':
+      return { type, sessionId, entryId: session.userEntry };
+    case 'compact':
+      return { type, sessionId };
+    case 'set_model':
+      return { type, sessionId, modelId: 'arbor-demo' };
+    case 'set_thinking_level':
+      return { type, sessionId, level: 'off' };
+    case 'set_label':
+      return { type, sessionId, entryId: session.userEntry, label: 'checked' };
+    case 'set_session_name':
+      return { type, sessionId, name: 'renamed' };
+    default:
+      return { type, sessionId };
+  }
+}
+
+beforeAll(async () => {
+  const tokens = {} as Record<Name, string>;
+  server = await startTestServer({
+    prepare: async (dataDir) => {
+      const users = new UserStore(dataDir);
+      for (const [name, role] of Object.entries(USERS)) {
+        tokens[name as Name] = (await users.add(name, role)).token;
+      }
+    },
+  });
+  for (const name of Object.keys(USERS) as Name[]) {
+    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens[name]) });
+  }
+  await seed('max');
+  await seed('ann');
+}, 60_000);
+
+afterAll(async () => {
+  for (const client of Object.values(clients)) await client.close();
+  await server.close();
+});
+
+describe('authorisation over the WebSocket', () => {
+  it('refuses the upgrade without a login', async () => {
+    await expect(WsTestClient.connect(server.wsUrl)).rejects.toThrow(/upgrade refused: 401/);
+  });
+
+  it('tells each user in the snapshot whether they may act', async () => {
+    for (const name of Object.keys(USERS) as Name[]) {
+      for (const owner of ['max', 'ann'] as const) {
+        const client = clients[name];
+        const snapshot = client.next(
+          (m) => m.type === 'snapshot' && m.sessionId === sessions[owner].id,
+        );
+        await client.ok({ type: 'subscribe', sessionId: sessions[owner].id });
+        expect(((await snapshot) as Snapshot).access, `${name} on ${owner}'s`).toEqual({
+          canWrite: expectedAllowed(name, owner, 'prompt'),
+          owner,
+        });
+      }
+    }
+  });
+
+  it(
+    'answers each role × command × own/other session as the model says',
+    { timeout: 120_000 },
+    async () => {
+      const outcomes: string[] = [];
+      const expected: string[] = [];
+      for (const name of Object.keys(USERS) as Name[]) {
+        const client = clients[name];
+        for (const owner of ['max', 'ann'] as const) {
+          const session = sessions[owner];
+          for (const type of COMMAND_TYPES) {
+            await client.ok({ type: 'subscribe', sessionId: session.id });
+            const done =
+              type === 'prompt' ? client.waitForEvent(session.id, 'agent_end', 30_000) : undefined;
+            const response = await client.request(commandFor(type, session));
+            const forbidden = !response.ok && response.error.code === 'forbidden';
+            outcomes.push(`${name} ${type} on ${owner}'s: ${forbidden ? 'forbidden' : 'allowed'}`);
+            expected.push(
+              `${name} ${type} on ${owner}'s: ${expectedAllowed(name, owner, type) ? 'allowed' : 'forbidden'}`,
+            );
+            if (response.ok && done) await done;
+            else done?.catch(() => undefined);
+          }
+        }
+      }
+      expect(outcomes).toEqual(expected);
+    },
+  );
+
+  it("gives the forker ownership of a fork of someone else's session", async () => {
+    const mia = clients.mia;
+    await mia.ok({ type: 'subscribe', sessionId: sessions.ann.id });
+    const { sessionId } = await mia.ok<{ sessionId: string }>({
+      type: 'fork',
+      sessionId: sessions.ann.id,
+      entryId: sessions.ann.userEntry,
+    });
+    const snapshot = mia.next((m) => m.type === 'snapshot' && m.sessionId === sessionId);
+    await mia.ok({ type: 'subscribe', sessionId });
+    expect(((await snapshot) as Snapshot).access).toEqual({ canWrite: true, owner: 'mia' });
+    const max = clients.max;
+    await max.ok({ type: 'subscribe', sessionId });
+    const refused = await max.request({ type: 'set_session_name', sessionId, name: 'mine now' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+});
