@@ -34,11 +34,16 @@ export const test = base.extend<Fixtures>({
     }
   },
   consoleErrors: [
-    async ({ context }, use) => {
+    // Depends on `arbor` so that it is torn down first: pages close before the server stops, and a
+    // reconnect to a stopped server is not mistaken for a page error.
+    async ({ context, arbor }, use) => {
+      void arbor;
       const errors: string[] = [];
       watchContext(context, errors);
       await use(errors);
-      expect(errors, 'the page logged errors').toEqual([]);
+      const seen = [...errors];
+      for (const page of context.pages()) await page.close();
+      expect(seen, 'the page logged errors').toEqual([]);
     },
     { auto: true },
   ],

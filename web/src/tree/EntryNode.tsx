@@ -39,7 +39,6 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         data-role={item.role}
         aria-label={describeItem(item)}
         aria-current={data.isLeaf ? 'true' : undefined}
-        onClick={() => actions.activate(item.id)}
         onFocus={() => actions.setFocused(item.id)}
       >
         <span className="node-role">{ROLE_MARK[item.role] ?? item.role}</span>

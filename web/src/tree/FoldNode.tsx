@@ -23,7 +23,6 @@ export const FoldNode = memo(function FoldNode({ data }: NodeProps<Node<GraphNod
         data-fold-id={item.id}
         aria-label={label}
         aria-expanded="false"
-        onClick={() => actions.activate(item.id)}
         onFocus={() => actions.setFocused(item.id)}
       >
         <span className="node-role">{item.kind === 'fold' ? 'Tools' : 'Turns'}</span>

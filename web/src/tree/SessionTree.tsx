@@ -180,6 +180,8 @@ function SessionTreeInner({
     [byEntryId, onNavigate, readOnly, summary],
   );
 
+  const onNodeClick = useCallback((_: unknown, node: Node) => activate(node.id), [activate]);
+
   const effectiveFocus =
     focusedId && graph.childrenOf.has(focusedId)
       ? focusedId
@@ -295,6 +297,7 @@ function SessionTreeInner({
           elementsSelectable={false}
           minZoom={0.05}
           maxZoom={2}
+          onNodeClick={onNodeClick}
           zoomOnDoubleClick={false}
           deleteKeyCode={null}
           selectionKeyCode={null}
