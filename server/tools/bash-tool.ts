@@ -217,17 +217,24 @@ function runCommand(
           }, timeoutSecs * 1000)
         : undefined;
 
+    let finished = false;
     const finish = (code: number | null, spawnError?: Error) => {
+      if (finished) return;
+      finished = true;
       signal.removeEventListener('abort', onAbort);
       if (timer) clearTimeout(timer);
       if (updateTimer) clearTimeout(updateTimer);
-      fullOutput?.end();
       // Stragglers that kept a pipe open (background jobs) go with their group.
       killTree();
       if (spawnError) {
         reject(new Error(`Could not run bash: ${spawnError.message}`));
         return;
       }
+      // The full-output file is complete before the result names it.
+      if (fullOutput) fullOutput.end(() => settle(code));
+      else settle(code);
+    };
+    const settle = (code: number | null) => {
       const { text, truncation } = snapshot();
       let output = text;
       let details: Record<string, unknown> | undefined;
