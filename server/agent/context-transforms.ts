@@ -44,7 +44,10 @@ export interface Compactor {
     context: CompactionContext,
     options: { reason: CompactionReason; customInstructions?: string },
   ): Promise<CompactionResult>;
-  /** The text of a branch summary for leaving `oldLeafId` for `targetId` (the new leaf). */
+  /**
+   * The text of a branch summary for leaving `oldLeafId` for `targetId` (the new leaf), or
+   * undefined when there is nothing to summarise (the move then happens without a summary).
+   */
   summarizeBranch?(
     context: CompactionContext,
     options: {
@@ -53,7 +56,7 @@ export interface Compactor {
       customInstructions?: string;
       replaceInstructions?: boolean;
     },
-  ): Promise<{ summary: string; details?: unknown }>;
+  ): Promise<{ summary: string; details?: unknown } | undefined>;
 }
 
 export interface ContextStepContext {
