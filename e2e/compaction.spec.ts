@@ -16,7 +16,7 @@ test('a manual compaction shows as a summary in the chat and a node in the graph
   await sendPrompt(page, 'add tomatoes');
   await sendPrompt(page, 'and basil');
 
-  await page.getByRole('button', { name: 'Compact', exact: true }).click();
+  await page.getByRole('button', { name: 'Compact' }).click();
   const summary = chatMessages(page, 'compactionSummary');
   await expect(summary).toHaveCount(1);
   await expect(summary).toContainText('compacted');
@@ -34,8 +34,9 @@ test('compaction with instructions', async ({ page, arbor }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'remember the colour blue');
   await sendPrompt(page, 'and green');
-  await page.getByRole('button', { name: 'Compact with instructions' }).click();
-  await page.getByRole('textbox', { name: 'Compaction instructions' }).fill('Keep the colours.');
-  await page.getByRole('button', { name: 'Start compaction' }).click();
+  await page
+    .getByRole('textbox', { name: 'Compaction focus (optional)' })
+    .fill('Keep the colours.');
+  await page.getByRole('button', { name: 'Compact' }).click();
   await expect(chatMessages(page, 'compactionSummary')).toHaveCount(1);
 });

@@ -17,14 +17,14 @@ test('fork and clone open new sessions listed under the one they came from', asy
   const originalId = new URL(originalUrl).searchParams.get('session');
   expect(originalId).toBeTruthy();
 
-  await page.getByRole('button', { name: 'Fork', exact: true }).click();
+  await page.getByRole('button', { name: 'Fork' }).click();
   await expect(page).not.toHaveURL(originalUrl);
   await expect(editor(page)).toHaveValue('refine it');
   await expect(chatMessages(page)).toHaveCount(2);
   await expect(chatMessages(page, 'user')).toHaveText([/original idea/]);
   const forkId = new URL(page.url()).searchParams.get('session');
 
-  await page.getByRole('button', { name: 'Clone', exact: true }).click();
+  await page.getByRole('button', { name: 'Clone' }).click();
   await expect(page).not.toHaveURL(new RegExp(`session=${forkId}`));
   await expect(chatMessages(page)).toHaveCount(2);
   const cloneId = new URL(page.url()).searchParams.get('session');

@@ -177,6 +177,9 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     viewRef.current = view;
   });
 
+  // The prompt last handed back to the editor by a click: "Fork" forks at it while the leaf stays.
+  const forkCandidate = useRef<{ entryId: string; leafId: string | null } | null>(null);
+
   const navigate = useCallback(
     (entry: TreeNode, summary: SummaryChoice) => {
       const view = viewRef.current;
@@ -199,7 +202,9 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
             : {}),
         })
         .then((result) => {
-          if (outcome.fillsEditor && !result.cancelled) setEditorText(result.editorText ?? '');
+          if (!outcome.fillsEditor || result.cancelled) return;
+          setEditorText(result.editorText ?? '');
+          forkCandidate.current = { entryId: entry.id, leafId: outcome.newLeafId };
         })
         .catch(fail);
     },
@@ -261,6 +266,11 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
 
   const forkLatest = useCallback(() => {
     if (!view) return;
+    const candidate = forkCandidate.current;
+    if (candidate && candidate.leafId === view.leafId && view.byId.has(candidate.entryId)) {
+      forkAt(candidate.entryId);
+      return;
+    }
     const path = activePathIds(view);
     for (let i = path.length - 1; i >= 0; i--) {
       const node = view.byId.get(path[i]!);
@@ -418,7 +428,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           onNew={newSession}
         />
         {view ? (
-          <ChatLog view={view} onFork={canCreate ? forkAt : undefined} />
+          <ChatLog view={view} />
         ) : (
           <div className="chat-log" role="log" aria-label="Conversation">
             <p className="chat-empty">{sessionId ? 'Opening the session…' : 'No session open.'}</p>

@@ -4,7 +4,6 @@ import { MessageView } from './MessageView';
 
 interface ChatLogProps {
   view: SessionView;
-  onFork?: ((entryId: string) => void) | undefined;
 }
 
 function runsFor(
@@ -22,7 +21,7 @@ function runsFor(
 }
 
 /** The active path as a log; follows the bottom while the user has not scrolled up. */
-export const ChatLog = memo(function ChatLog({ view, onFork }: ChatLogProps) {
+export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
   const { byId, leafId, bodies, unsaved, streaming } = view;
   const items = useMemo(
     () => chatItems({ ...view, byId, leafId, bodies, unsaved, streaming }),
@@ -60,7 +59,6 @@ export const ChatLog = memo(function ChatLog({ view, onFork }: ChatLogProps) {
           message={item.message}
           streaming={item.streaming}
           runs={runsFor(view, item.message)}
-          onFork={onFork}
         />
       ))}
     </div>

@@ -1,6 +1,5 @@
 import { memo, useState } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
-import { Modal } from '../ui/Modal';
 
 interface ChatToolbarProps {
   title: string;
@@ -25,7 +24,6 @@ function compactNumber(value: number): string {
 /** Session controls: model, context meter and cost, compact, fork, clone, new. */
 export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const { state, models } = props;
-  const [askInstructions, setAskInstructions] = useState(false);
   const [instructions, setInstructions] = useState('');
   const usage = state?.contextUsage;
   const tokens = usage?.tokens ?? 0;
@@ -69,15 +67,25 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         </span>
       </div>
       <div className="chat-toolbar-row">
-        <button type="button" disabled={!props.canWrite || busy} onClick={() => props.onCompact()}>
-          Compact
-        </button>
+        <input
+          type="text"
+          className="compact-focus"
+          aria-label="Compaction focus (optional)"
+          placeholder="compaction focus (optional)"
+          maxLength={2000}
+          value={instructions}
+          disabled={!props.canWrite}
+          onChange={(event) => setInstructions(event.target.value)}
+        />
         <button
           type="button"
           disabled={!props.canWrite || busy}
-          onClick={() => setAskInstructions(true)}
+          onClick={() => {
+            props.onCompact(instructions.trim() || undefined);
+            setInstructions('');
+          }}
         >
-          Compact with instructions
+          Compact
         </button>
         <button type="button" disabled={!props.canCreate || !state} onClick={props.onFork}>
           Fork
@@ -94,32 +102,6 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
           </span>
         ) : null}
       </div>
-      {askInstructions ? (
-        <Modal title="Compact with instructions" onClose={() => setAskInstructions(false)}>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              setAskInstructions(false);
-              props.onCompact(instructions.trim() || undefined);
-            }}
-          >
-            <textarea
-              autoFocus
-              aria-label="Compaction instructions"
-              rows={4}
-              value={instructions}
-              onChange={(event) => setInstructions(event.target.value)}
-              placeholder="What the summary should keep or focus on"
-            />
-            <div className="dialog-actions">
-              <button type="submit">Start compaction</button>
-              <button type="button" onClick={() => setAskInstructions(false)}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        </Modal>
-      ) : null}
     </div>
   );
 });

@@ -16,8 +16,6 @@ export interface MessageViewProps {
   streaming: boolean;
   /** Live runs of this message's tool calls (only while they run). */
   runs?: ToolRun[] | undefined;
-  /** Fork from this (user) message into a new session. */
-  onFork?: ((entryId: string) => void) | undefined;
 }
 
 function Images({ blocks }: { blocks: ImageContent[] }) {
@@ -200,7 +198,7 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
  * and does not re-render while another one streams.
  */
 export const MessageView = memo(function MessageView(props: MessageViewProps) {
-  const { entryId, role, message, streaming, runs, onFork } = props;
+  const { entryId, role, message, streaming, runs } = props;
   return (
     <article
       className={`message role-${role}${streaming ? ' is-streaming' : ''}`}
@@ -210,11 +208,6 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
     >
       <header className="message-head">
         <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
-        {onFork && entryId && role === 'user' ? (
-          <button type="button" className="link-button" onClick={() => onFork(entryId)}>
-            Fork from here
-          </button>
-        ) : null}
       </header>
       {message ? <Body message={message} runs={runs} /> : <div className="loading">Loading…</div>}
     </article>

@@ -45,6 +45,6 @@ describe('sessionTitle', () => {
   it('prefers the name, then the first prompt', () => {
     expect(sessionTitle({ name: 'Named', firstMessage: 'x' })).toBe('Named');
     expect(sessionTitle({ firstMessage: 'hello' })).toBe('hello');
-    expect(sessionTitle({ firstMessage: '(no messages)' })).toBe('New session');
+    expect(sessionTitle({ firstMessage: '(no messages)' })).toBe('Untitled session');
   });
 });

@@ -47,5 +47,5 @@ export function sessionTitle(session: Pick<SessionListItem, 'name' | 'firstMessa
   const name = session.name?.trim();
   if (name) return name;
   const first = session.firstMessage.trim();
-  return first && first !== '(no messages)' ? first : 'New session';
+  return first && first !== '(no messages)' ? first : 'Untitled session';
 }
