@@ -1,0 +1,15 @@
+// Runs `arbor serve` in this process, so the benchmark can read this process's CPU time, and
+// reports the event loop's delay (p50/p99/max, ms) on stderr when it exits.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { runServe } from '../../server/cli/serve-command.js';
+
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
+process.on('SIGUSR2', () => {
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  process.stderr.write(
+    `LOOP_DELAY ${ms(delay.percentile(50))} ${ms(delay.percentile(99))} ${ms(delay.max)}\n`,
+  );
+  delay.reset();
+});
+process.exitCode = await runServe(process.argv.slice(2));
