@@ -36,17 +36,18 @@ export interface CollectedBranch {
 }
 
 /**
- * The entries between the old leaf and the deepest entry it shares with the target's path. Walks
- * through compactions (their summaries are part of what was explored).
+ * The entries between the old leaf and the deepest entry it shares with the target's path (a null
+ * target: the whole path to the root). Walks through compactions (their summaries are part of
+ * what was explored).
  */
 export function collectEntriesForBranchSummary(
   store: BranchReader,
   oldLeafId: string | null,
-  targetId: string,
+  targetId: string | null,
 ): CollectedBranch {
   if (!oldLeafId) return { entries: [], commonAncestorId: null };
   const oldPath = new Set(store.getBranch(oldLeafId).map((entry) => entry.id));
-  const targetPath = store.getBranch(targetId);
+  const targetPath = targetId === null ? [] : store.getBranch(targetId);
   let commonAncestorId: string | null = null;
   for (let i = targetPath.length - 1; i >= 0; i--) {
     const id = targetPath[i]?.id;

@@ -9,21 +9,13 @@ import {
 import { applyNavigation, navigationTarget, type NavigationWriter } from './branch-navigation.js';
 import { settingsForWindow, type SummarySettings } from './compaction-settings.js';
 import { isContextOverflow } from './context-overflow.js';
+import { CompactionBusyError } from './compaction-errors.js';
+import { ContextSizer } from './context-size.js';
 import { latestCompaction } from './entry-messages.js';
-import { prepareCompaction, type CompactionPreparation } from './prepare-compaction.js';
+import { compactSession, type CompactingStore } from './session-compaction.js';
 import { Summarizer } from './summarizer.js';
-import {
-  isAbortError,
-  SummaryAbortedError,
-  type CompleteFn,
-  type SummaryModelInfo,
-} from './summary-model.js';
-import {
-  calculateContextTokens,
-  estimateTokens,
-  shouldCompact,
-  validAssistantUsage,
-} from './token-estimates.js';
+import { isAbortError, type CompleteFn, type SummaryModelInfo } from './summary-model.js';
+import { applyThreshold, effectiveKeepRecent } from './threshold-policy.js';
 
 /*
  * Compaction inside a live session: the threshold check before every model call, recovery from a
@@ -33,16 +25,8 @@ import {
  */
 
 /** The part of the store compaction reads and writes. */
-export interface CompactionStore extends NavigationWriter {
-  getLeafId(): string | null;
+export interface CompactionStore extends NavigationWriter, CompactingStore {
   getBranch(fromId?: string | null): SessionEntry[];
-  appendCompaction(
-    summary: string,
-    firstKeptEntryId: string,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
-  ): string;
   buildSessionContext(leafId?: string | null): SessionContext;
 }
 
@@ -66,27 +50,7 @@ export interface CompactionRunnerDeps {
   onContextRebuilt?(messages: AgentMessage[]): void;
 }
 
-export class CompactionBusyError extends Error {
-  readonly code = 'compaction_in_progress';
-  constructor(what = 'A compaction or branch summary is running') {
-    super(`${what}; wait for it to finish or abort it first.`);
-    this.name = 'CompactionBusyError';
-  }
-}
-
-/** Thrown by the context transform to stop a turn that compaction cannot help. */
-export class CompactionLoopError extends Error {
-  readonly code = 'compaction_freed_no_room';
-  constructor(
-    readonly tokensBefore: number,
-    readonly tokensAfter: number,
-  ) {
-    super(
-      `Compaction freed no room (about ${tokensBefore} tokens before, ${tokensAfter} after), so this turn stops here instead of compacting again. Start a new branch, shorten the latest message, or switch to a model with a larger context window.`,
-    );
-    this.name = 'CompactionLoopError';
-  }
-}
+export { CompactionBusyError, CompactionLoopError } from './compaction-errors.js';
 
 export type OverflowOutcome =
   /** Not an overflow (or one from another model, or already handled): nothing to do. */
@@ -119,10 +83,6 @@ export interface NavigateResult {
 const OVERFLOW_RETRY_FAILED =
   'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
 
-function sumEstimates(messages: readonly AgentMessage[]): number {
-  return messages.reduce((sum, message) => sum + estimateTokens(message), 0);
-}
-
 function linkedController(signal: AbortSignal | undefined): AbortController {
   const controller = new AbortController();
   if (signal?.aborted) controller.abort();
@@ -133,8 +93,7 @@ function linkedController(signal: AbortSignal | undefined): AbortController {
 export class CompactionRunner {
   private controller: AbortController | undefined;
   private overflowRecoveryAttempted = false;
-  /** Tokens a request costs beyond its messages (system prompt, tools), from the last usage seen. */
-  private overheadTokens = 0;
+  private readonly sizer = new ContextSizer();
 
   constructor(private readonly deps: CompactionRunnerDeps) {}
 
@@ -169,25 +128,9 @@ export class CompactionRunner {
     return messages;
   }
 
-  /**
-   * The size of a context for the threshold: the last usage report plus estimates after it, as pi
-   * counts it; but a usage report from before the latest compaction describes the old, larger
-   * context, so then the messages are estimated and the last known overhead added.
-   */
+  /** The size of a context for the threshold (see `ContextSizer`). */
   contextTokens(messages: readonly AgentMessage[]): number {
-    const summaryTime = messages.find((m) => m.role === 'compactionSummary')?.timestamp;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i];
-      const usage = message ? validAssistantUsage(message) : undefined;
-      if (!message || !usage) continue;
-      if (summaryTime !== undefined && message.timestamp <= summaryTime) break;
-      const before = sumEstimates(messages.slice(0, i));
-      const used = calculateContextTokens(usage);
-      const answer = estimateTokens(message);
-      this.overheadTokens = Math.max(0, used - answer - before);
-      return used + sumEstimates(messages.slice(i + 1));
-    }
-    return sumEstimates(messages) + this.overheadTokens;
+    return this.sizer.contextTokens(messages);
   }
 
   /**
@@ -200,22 +143,23 @@ export class CompactionRunner {
     messages: AgentMessage[],
     context: { signal: AbortSignal; model: RunnerModel },
   ): Promise<AgentMessage[]> => {
-    const window = context.model.contextWindow;
-    const settings = settingsForWindow(this.deps.getSettings().compaction, window);
-    if (!settings.enabled || this.isCompacting) return messages;
-    const tokens = this.contextTokens(messages);
-    if (!shouldCompact(tokens, window, settings)) return messages;
-    const preparation = prepareCompaction(this.deps.store.getBranch(), settings);
-    // Nothing older than the kept part: compacting would only add a summary. The call goes ahead;
-    // if it does not fit, overflow recovery reports it.
-    if (!preparation || !hasSomethingToSummarize(preparation)) return messages;
-    const before = sumEstimates(messages);
-    const outcome = await this.runAutomatic('threshold', false, context.signal, preparation);
-    if (!outcome.result) return messages;
-    const rebuilt = this.rebuiltContext();
-    const after = sumEstimates(rebuilt);
-    if (after >= before) throw new CompactionLoopError(before, after);
-    return rebuilt;
+    if (this.isCompacting) return messages;
+    return applyThreshold({
+      messages,
+      model: context.model,
+      settings: settingsForWindow(this.deps.getSettings().compaction, context.model.contextWindow),
+      sizer: this.sizer,
+      getBranch: () => this.deps.store.getBranch(),
+      compactRound: async (keepRecentTokens) => {
+        const outcome = await this.runAutomatic(
+          'threshold',
+          false,
+          context.signal,
+          keepRecentTokens,
+        );
+        return outcome.result ? this.rebuiltContext() : undefined;
+      },
+    });
   };
 
   /**
@@ -264,24 +208,11 @@ export class CompactionRunner {
     this.controller = controller;
     this.deps.emit({ type: 'compaction_start', reason: 'manual' });
     try {
-      const path = this.deps.store.getBranch();
-      const settings = this.currentSettings();
-      const preparation = prepareCompaction(path, settings);
-      if (!preparation) {
-        throw new Error(
-          path[path.length - 1]?.type === 'compaction'
-            ? 'Already compacted'
-            : 'Nothing to compact (session too small)',
-        );
-      }
-      if (!hasSomethingToSummarize(preparation)) {
-        throw new Error('Nothing to compact (session too small)');
-      }
-      const result = await this.summarizeAndAppend(
-        preparation,
-        controller.signal,
-        customInstructions,
-      );
+      const result = await compactSession({
+        ...this.compactInput('manual', controller.signal),
+        ...(customInstructions ? { customInstructions } : {}),
+      });
+      this.deps.onContextRebuilt?.(this.rebuiltContext());
       this.deps.emit({
         type: 'compaction_end',
         reason: 'manual',
@@ -385,36 +316,24 @@ export class CompactionRunner {
     });
   }
 
-  /** Writes the summary and appends it, unless aborted or the leaf moved meanwhile. */
-  private async summarizeAndAppend(
-    preparation: CompactionPreparation,
-    signal: AbortSignal,
-    customInstructions?: string,
-  ): Promise<CompactionResult> {
-    const leafBefore = this.deps.store.getLeafId();
-    const result = await this.summarizer().compact(preparation, {
+  private compactInput(reason: CompactionReason, signal: AbortSignal) {
+    const level = this.deps.getThinkingLevel?.();
+    return {
+      store: this.deps.store,
+      model: this.deps.getModel(),
+      complete: this.deps.complete,
+      settings: this.currentSettings(),
+      reason,
       signal,
-      ...(customInstructions ? { customInstructions } : {}),
-    });
-    if (signal.aborted) throw new SummaryAbortedError();
-    if (this.deps.store.getLeafId() !== leafBefore) {
-      throw new Error('The session changed while the summary was written; nothing was appended.');
-    }
-    this.deps.store.appendCompaction(
-      result.summary,
-      result.firstKeptEntryId,
-      result.tokensBefore,
-      result.details,
-    );
-    this.deps.onContextRebuilt?.(this.rebuiltContext());
-    return result;
+      ...(level ? { thinkingLevel: level } : {}),
+    };
   }
 
   private async runAutomatic(
     reason: Exclude<CompactionReason, 'manual'>,
     willRetry: boolean,
     signal: AbortSignal | undefined,
-    prepared?: CompactionPreparation,
+    keepRecentTokens?: number,
   ): Promise<AutoOutcome> {
     const controller = linkedController(signal);
     this.controller = controller;
@@ -422,20 +341,12 @@ export class CompactionRunner {
     const prefix =
       reason === 'overflow' ? 'Context overflow recovery failed' : 'Auto-compaction failed';
     try {
-      const preparation =
-        prepared ?? prepareCompaction(this.deps.store.getBranch(), this.currentSettings());
-      if (!preparation || !hasSomethingToSummarize(preparation)) {
-        const errorMessage = `${prefix}: nothing older than the latest messages is left to summarize, and they alone do not fit the model's context window.`;
-        this.deps.emit({
-          type: 'compaction_end',
-          reason,
-          aborted: false,
-          willRetry: false,
-          errorMessage,
-        });
-        return { errorMessage };
-      }
-      const result = await this.summarizeAndAppend(preparation, controller.signal);
+      const base = this.compactInput(reason, controller.signal);
+      const keep =
+        keepRecentTokens ?? effectiveKeepRecent(base.settings, base.model, this.sizer.overhead);
+      const input = { ...base, settings: { ...base.settings, keepRecentTokens: keep } };
+      const result = await compactSession(input);
+      this.deps.onContextRebuilt?.(this.rebuiltContext());
       this.deps.emit({ type: 'compaction_end', reason, result, aborted: false, willRetry });
       return { result };
     } catch (error) {
@@ -443,7 +354,8 @@ export class CompactionRunner {
         this.deps.emit({ type: 'compaction_end', reason, aborted: true, willRetry: false });
         return { aborted: true };
       }
-      const errorMessage = `${prefix}: ${error instanceof Error ? error.message : String(error)}`;
+      const reasonText = error instanceof Error ? error.message : String(error);
+      const errorMessage = `${prefix}: ${reasonText}`;
       this.deps.emit({
         type: 'compaction_end',
         reason,
@@ -456,8 +368,4 @@ export class CompactionRunner {
       this.controller = undefined;
     }
   }
-}
-
-function hasSomethingToSummarize(preparation: CompactionPreparation): boolean {
-  return preparation.messagesToSummarize.length > 0 || preparation.turnPrefixMessages.length > 0;
 }

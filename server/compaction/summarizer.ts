@@ -41,6 +41,22 @@ export interface CompactionSummary extends CompactionResult {
   details: FileOperationsDetails;
 }
 
+/** The output budget of a summary for `model` (see `Summarizer.outputBudget`). */
+export function summaryOutputBudget(model: SummaryModelInfo, wanted: number): number {
+  const { maxOutputTokens, contextWindow } = model;
+  return Math.max(64, Math.min(wanted, maxOutputTokens, Math.floor(contextWindow / 8)));
+}
+
+/**
+ * A summary longer than its budget (a provider that ignores max_tokens) is cut to it, so one
+ * answer cannot crowd the context it was meant to relieve.
+ */
+export function capSummary(text: string, maxTokens: number): string {
+  const maxChars = maxTokens * 4;
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars).trimEnd()}\n\n[Summary cut to its ${maxTokens}-token budget.]`;
+}
+
 export class Summarizer {
   constructor(private readonly options: SummarizerOptions) {}
 
@@ -50,16 +66,15 @@ export class Summarizer {
 
   /**
    * The most a summary may answer: the wanted share of the reserve, never more than the model may
-   * produce, and never more than a quarter of its window (so the request itself keeps room).
+   * produce, and never more than an eighth of its window (the summary lives in every later request).
    */
   outputBudget(wanted: number): number {
-    const { maxOutputTokens, contextWindow } = this.options.model;
-    return Math.max(64, Math.min(wanted, maxOutputTokens, Math.floor(contextWindow / 4)));
+    return summaryOutputBudget(this.options.model, wanted);
   }
 
-  /** The longest user request quoted verbatim into a summary: about an eighth of the window. */
+  /** The longest user request quoted verbatim into a summary: about a sixteenth of the window. */
   get verbatimLimitChars(): number {
-    return Math.max(2000, Math.floor(this.options.model.contextWindow / 2));
+    return Math.max(1000, Math.floor(this.options.model.contextWindow / 4));
   }
 
   /**
@@ -95,7 +110,8 @@ export class Summarizer {
     if (opts.reasoning && this.options.model.reasoning && level && level !== 'off') {
       request.reasoning = level;
     }
-    return completeText(this.options.complete, request, opts.signal, opts.failure);
+    const text = await completeText(this.options.complete, request, opts.signal, opts.failure);
+    return capSummary(text, maxTokens);
   }
 
   /** The history summary: initial, or an update of `previousSummary`; custom focus appended. */

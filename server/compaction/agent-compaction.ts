@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import type { CompactionResult } from '../../shared/agent-events.js';
+import type { AgentMessage } from '../../shared/messages.js';
+import type {
+  CompactionContext,
+  Compactor,
+  ContextStep,
+  ContextStepContext,
+} from '../agent/context-transforms.js';
+import type { SessionStore } from '../store/session-store.js';
+import { collectEntriesForBranchSummary, generateBranchSummary } from './branch-summary.js';
+import {
+  parseSummarySettings,
+  resolveSummarySettings,
+  settingsForWindow,
+  type SummarySettings,
+} from './compaction-settings.js';
+import { ContextSizer } from './context-size.js';
+import { compactSession } from './session-compaction.js';
+import { Summarizer } from './summarizer.js';
+import { applyThreshold, effectiveKeepRecent } from './threshold-policy.js';
+
+/*
+ * Arbor's compaction plugged into the agent session's seam (server/agent/context-transforms.ts):
+ * a `Compactor` for manual compaction, overflow recovery and branch summaries, and the threshold
+ * check as the first `ContextStep`, run before every model call. One pair per session: the
+ * threshold check remembers the request overhead it last measured.
+ */
+
+export interface ArborCompaction {
+  compactor: Compactor;
+  contextSteps: ContextStep[];
+}
+
+/**
+ * `serverSettings` is the server's layer (`{compaction?, branchSummary?}`, or just the fields of
+ * `compaction`); the workspace's `.arbor/settings.json` overrides it. Malformed settings throw
+ * `SummarySettingsError` naming the source and the field.
+ */
+export function createArborCompaction(serverSettings?: unknown): ArborCompaction {
+  const server = serverLayer(serverSettings);
+  const sizer = new ContextSizer();
+  const settingsFor = (store: SessionStore): SummarySettings => {
+    const workspace = store.cwd;
+    const isDir =
+      workspace !== '' && fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory();
+    return resolveSummarySettings({ server, ...(isDir ? { workspace } : {}) });
+  };
+
+  /** Set by the threshold step for the compaction it is about to ask the session for. */
+  let keepOverride: number | undefined;
+
+  const compactor: Compactor = {
+    async compact(context, options): Promise<CompactionResult> {
+      const settings = settingsForWindow(
+        settingsFor(context.store).compaction,
+        context.model.contextWindow,
+      );
+      const automatic = options.reason !== 'manual';
+      const keepRecentTokens = automatic
+        ? (keepOverride ?? effectiveKeepRecent(settings, context.model, sizer.overhead))
+        : settings.keepRecentTokens;
+      keepOverride = undefined;
+      return compactSession({
+        store: context.store,
+        model: context.model,
+        complete: context.complete,
+        settings: { ...settings, keepRecentTokens },
+        reason: options.reason,
+        signal: context.signal,
+        thinkingLevel: context.thinkingLevel,
+        ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      });
+    },
+
+    async summarizeBranch(context: CompactionContext, options) {
+      const { entries } = collectEntriesForBranchSummary(
+        context.store,
+        options.oldLeafId,
+        options.targetId,
+      );
+      if (entries.length === 0) return undefined;
+      const summarizer = new Summarizer({ model: context.model, complete: context.complete });
+      const result = await generateBranchSummary(summarizer, entries, {
+        signal: context.signal,
+        reserveTokens: settingsFor(context.store).branchSummary.reserveTokens,
+        ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+        ...(options.replaceInstructions ? { replaceInstructions: true } : {}),
+      });
+      return { summary: result.summary, details: result.details };
+    },
+  };
+
+  const thresholdStep: ContextStep = (messages: AgentMessage[], context: ContextStepContext) =>
+    applyThreshold({
+      messages,
+      model: context.model,
+      settings: settingsForWindow(
+        settingsFor(context.store).compaction,
+        context.model.contextWindow,
+      ),
+      sizer,
+      getBranch: () => context.store.getBranch(),
+      compactRound: async (keepRecentTokens) => {
+        keepOverride = keepRecentTokens;
+        try {
+          return await context.compact('threshold');
+        } finally {
+          keepOverride = undefined;
+        }
+      },
+    });
+
+  return { compactor, contextSteps: [thresholdStep] };
+}
+
+function serverLayer(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object' && ('compaction' in value || 'branchSummary' in value)) {
+    return parseSummarySettings(value, 'server settings');
+  }
+  return parseSummarySettings({ compaction: value }, 'server settings');
+}

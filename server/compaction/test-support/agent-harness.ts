@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AgentSessionEvent } from '../../../shared/agent-events.js';
+import type { AgentSession } from '../../agent/agent-session.js';
+import type { StreamFn } from '../../agent/agent-types.js';
+import { createAgentSession } from '../../agent/create-agent-session.js';
+import { DEMO_MODEL_ID } from '../../demo-model/demo-model-handler.js';
+import { startDemoModel, type RunningDemoModel } from '../../demo-model/demo-model-server.js';
+import { ModelCatalog } from '../../models/model-catalog.js';
+import { openaiStream } from '../../models/openai-stream.js';
+import { SessionStore } from '../../store/session-store.js';
+import { createArborCompaction } from '../agent-compaction.js';
+
+/*
+ * A live AgentSession with Arbor's compaction, over real files and the demo model through the real
+ * openai client. The stream function is the production one, wrapped only to record what every
+ * request cost (agent calls and summary calls alike).
+ */
+
+export interface RecordedCall {
+  /** Prompt tokens the model counted (input + cached). */
+  promptTokens: number;
+  /** A summary request (no tools) or an agent call. */
+  kind: 'summary' | 'agent';
+  stopReason: string;
+  errorMessage?: string;
+}
+
+export interface CompactionHarness {
+  session: AgentSession;
+  store: SessionStore;
+  events: AgentSessionEvent[];
+  calls: RecordedCall[];
+  workspace: string;
+  demo: RunningDemoModel;
+  close(): Promise<void>;
+}
+
+export async function openCompactionHarness(opts: {
+  /** The window the demo server enforces. */
+  serverWindow: number;
+  /** The window Arbor believes the model has (defaults to the server's). */
+  catalogWindow?: number;
+  chunkDelayMs?: number;
+  settings?: unknown;
+  workspaceSettings?: unknown;
+}): Promise<CompactionHarness> {
+  const demo = await startDemoModel({
+    port: 0,
+    contextWindow: opts.serverWindow,
+    chunkDelayMs: opts.chunkDelayMs ?? 0,
+  });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-compaction-agent-'));
+  const workspace = path.join(root, 'ws');
+  fs.mkdirSync(workspace);
+  if (opts.workspaceSettings !== undefined) {
+    fs.mkdirSync(path.join(workspace, '.arbor'));
+    fs.writeFileSync(
+      path.join(workspace, '.arbor', 'settings.json'),
+      JSON.stringify(opts.workspaceSettings),
+    );
+  }
+  const catalog = ModelCatalog.load({
+    dataDir: root,
+    demoBaseUrl: demo.baseUrl,
+    demoContextWindow: opts.catalogWindow ?? opts.serverWindow,
+    env: {},
+  });
+  const calls: RecordedCall[] = [];
+  const streamFn: StreamFn = async function* (request) {
+    const inner = openaiStream(request);
+    for (;;) {
+      const next = await inner.next();
+      if (next.done) {
+        const { usage, stopReason, errorMessage } = next.value.message;
+        calls.push({
+          promptTokens: usage.input + usage.cacheRead + usage.cacheWrite,
+          kind: request.tools.length === 0 ? 'summary' : 'agent',
+          stopReason,
+          ...(errorMessage ? { errorMessage } : {}),
+        });
+        return next.value;
+      }
+      yield next.value;
+    }
+  };
+  const store = SessionStore.create({ cwd: workspace, sessionDir: path.join(root, 'sessions') });
+  const { compactor, contextSteps } = createArborCompaction(opts.settings);
+  const session = await createAgentSession({
+    workspace,
+    store,
+    catalog,
+    modelId: DEMO_MODEL_ID,
+    toolPolicy: { bash: 'off' },
+    settings: { retry: { baseDelayMs: 5, maxDelayMs: 100 } },
+    streamFn,
+    compactor,
+    contextSteps,
+  });
+  const events: AgentSessionEvent[] = [];
+  session.subscribe((event) => {
+    if (event.type !== 'message_update') events.push(event);
+  });
+  return {
+    session,
+    store,
+    events,
+    calls,
+    workspace,
+    demo,
+    async close() {
+      await session.dispose().catch(() => {});
+      await demo.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
