@@ -307,3 +307,34 @@ describe('shutdown', () => {
     );
   });
 });
+
+describe('session lifetime', () => {
+  it('closes a session nobody watches once it has been idle, releasing its file', async () => {
+    server = await startTestServer();
+    const client = await open();
+    const sessionId = await sharedSession(client);
+    const hub = server.app.arbor.hub;
+    const file = server.app.arbor.locator.locate(sessionId)?.file as string;
+    await hub.closeIdle(performance.now() + server.app.arbor.config.idleSessionMs + 1);
+    expect(hub.get(sessionId)).toBeDefined();
+    await client.ok({ type: 'unsubscribe', sessionId });
+    await hub.closeIdle(performance.now() + server.app.arbor.config.idleSessionMs + 1);
+    expect(hub.get(sessionId)).toBeUndefined();
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+    const snapshot = client.next((m) => m.type === 'snapshot');
+    await client.ok({ type: 'subscribe', sessionId });
+    expect(((await snapshot) as Snapshot).sessionId).toBe(sessionId);
+  });
+
+  it('tells subscribers when their session is deleted', async () => {
+    server = await startTestServer();
+    const client = await open();
+    const sessionId = await sharedSession(client);
+    const closed = client.next((m) => m.type === 'session_closed');
+    const res = await fetch(`${server.url}/api/sessions/${sessionId}`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(await closed).toEqual({ type: 'session_closed', sessionId, reason: 'deleted' });
+    const again = await client.request({ type: 'get_state', sessionId });
+    expect(again).toMatchObject({ ok: false, error: { code: 'not_subscribed' } });
+  });
+});
