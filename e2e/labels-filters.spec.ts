@@ -18,21 +18,27 @@ test('labels are set and cleared from the graph, and filters narrow it', async (
   await expect(page.locator('.node-label')).toHaveText(['start here']);
 
   const filter = page.getByRole('combobox', { name: 'Filter' });
+  // The graph draws only what is in view: show everything before counting.
+  const fitAll = () => page.getByRole('button', { name: 'Fit all' }).click();
   await filter.selectOption('labelled');
+  await fitAll();
   await expect(treeNodes(page)).toHaveCount(2); // the labelled entry and the leaf
   await expect(treeNode(page, 'user', 'first')).toHaveCount(1);
   await expect(leafNode(page)).toHaveCount(1);
 
   await filter.selectOption('user-only');
+  await fitAll();
   await expect(treeNodes(page, 'user')).toHaveCount(3);
   await expect(treeNodes(page, 'toolResult')).toHaveCount(0);
   await expect(treeNodes(page)).toHaveCount(4); // three prompts and the leaf
 
   await filter.selectOption('no-tools');
+  await fitAll();
   await expect(treeNodes(page, 'toolResult')).toHaveCount(0);
   await expect(treeNodes(page, 'user')).toHaveCount(3);
 
   await filter.selectOption('all');
+  await fitAll();
   await expect(treeNodes(page, 'toolResult')).toHaveCount(1);
 
   await treeNode(page, 'user', 'first').hover();

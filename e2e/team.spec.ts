@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { test as base, expect } from '@playwright/test';
 import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
 import { watchContext } from './support/fixtures.js';
@@ -5,7 +6,7 @@ import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
 
 const test = base.extend<{ team: { server: ArborServer; admin: string; viewer: string } }>({
   // eslint-disable-next-line no-empty-pattern
-  team: async ({}, use) => {
+  team: async ({}, use, testInfo) => {
     const dirs = makeTempDirs();
     const admin = addUser(dirs.dataDir, 'ada', 'admin');
     const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
@@ -14,6 +15,8 @@ const test = base.extend<{ team: { server: ArborServer; admin: string; viewer: s
       await use({ server, admin, viewer });
     } finally {
       await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus)
+        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
     }
   },
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { test as base, expect, type Page, type BrowserContext } from '@playwright/test';
 import { startArbor, type ArborServer } from './arbor-server.js';
 
@@ -25,12 +26,14 @@ export function watchContext(context: BrowserContext, errors: string[]): void {
 
 export const test = base.extend<Fixtures>({
   // eslint-disable-next-line no-empty-pattern
-  arbor: async ({}, use) => {
+  arbor: async ({}, use, testInfo) => {
     const server = await startArbor();
     try {
       await use(server);
     } finally {
       await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus)
+        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
     }
   },
   consoleErrors: [

@@ -168,6 +168,14 @@ function SessionTreeInner({
     centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
   }, [positions, sessionId, graph, centerOn]);
 
+  // A new filter moves every node: keep the leaf where the eye is.
+  const centredFilter = useRef(filter);
+  useEffect(() => {
+    if (!positions || centredFilter.current === filter) return;
+    centredFilter.current = filter;
+    centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
+  }, [positions, filter, graph, centerOn]);
+
   const activate = useCallback(
     (nodeId: string) => {
       if (nodeId.startsWith('fold:') || nodeId.startsWith('segment:')) {
