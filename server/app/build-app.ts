@@ -123,6 +123,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     coalesceMs: config.coalesceMs,
     replayEvents: config.replayEvents,
     idleSessionMs: config.idleSessionMs,
+    compactionSettings: {
+      ...(config.file.compaction !== undefined ? { compaction: config.file.compaction } : {}),
+      ...(config.file.branchSummary !== undefined
+        ? { branchSummary: config.file.branchSummary }
+        : {}),
+    },
     log: app.log,
   });
   const connections = new Set<ClientConnection>();

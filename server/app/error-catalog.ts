@@ -43,6 +43,10 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   unknown_model: 'invalid_argument',
   invalid_request: 'invalid_argument',
   session_locked: 'conflict',
+  not_supported: 'unavailable',
+  nothing_to_compact: 'invalid_argument',
+  compaction_in_progress: 'session_busy',
+  compaction_freed_no_room: 'conflict',
 };
 
 /**
@@ -53,10 +57,13 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ArborError) return { code: error.code, message: error.message };
   const foreign = (error as { code?: unknown } | null)?.code;
-  const code = typeof foreign === 'string' ? FOREIGN_CODES[foreign] : undefined;
-  if (code === 'conflict') {
+  const code =
+    typeof foreign === 'string' && Object.hasOwn(FOREIGN_CODES, foreign)
+      ? FOREIGN_CODES[foreign]
+      : undefined;
+  if (foreign === 'session_locked') {
     return {
-      code,
+      code: 'conflict',
       message: 'The session file is in use by another program (pi?); close it there.',
     };
   }

@@ -308,6 +308,49 @@ describe('shutdown', () => {
   });
 });
 
+describe('tree commands', () => {
+  it('moves the leaf with a branch summary that every subscriber sees', async () => {
+    server = await startTestServer();
+    const a = await open();
+    const b = await open();
+    const sessionId = await sharedSession(a, b);
+    for (const text of ['first question', 'second question']) {
+      const done = b.waitForEvent(sessionId, 'agent_end');
+      await a.ok({ type: 'prompt', sessionId, text });
+      await done;
+    }
+    const { tree } = await a.ok<{ tree: { id: string; role?: string }[] }>({
+      type: 'get_tree',
+      sessionId,
+    });
+    const second = tree.filter((node) => node.role === 'user')[1] as { id: string };
+    const result = await a.ok({
+      type: 'navigate_tree',
+      sessionId,
+      targetId: second.id,
+      summarize: true,
+      label: 'retry here',
+    });
+    expect(result).toEqual({ cancelled: false, editorText: 'second question' });
+    const lastSeq = a.events(sessionId).at(-1)?.seq;
+    await b.seen((m) => m.type === 'event' && m.seq === lastSeq);
+    const appended = b
+      .events(sessionId)
+      .map((frame) => frame.event)
+      .filter((event) => event.type === 'entry_appended')
+      .map((event) => (event.type === 'entry_appended' ? event.node.type : ''));
+    expect(appended).toContain('branch_summary');
+    expect(b.events(sessionId)).toEqual(a.events(sessionId));
+    const state = await a.ok<{ leafId: string }>({ type: 'get_state', sessionId });
+    const { entries } = await a.ok<{ entries: { type: string }[] }>({
+      type: 'get_entries',
+      sessionId,
+      ids: [state.leafId],
+    });
+    expect(entries[0]?.type).toMatch(/branch_summary|label/);
+  });
+});
+
 describe('session lifetime', () => {
   it('closes a session nobody watches once it has been idle, releasing its file', async () => {
     server = await startTestServer();

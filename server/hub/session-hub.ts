@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelSummary } from '../../shared/protocol.js';
 import { createAgentSession } from '../agent/create-agent-session.js';
+import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { ModelCatalog } from '../models/model-catalog.js';
 import { NotASessionFileError, SessionStore } from '../store/session-store.js';
 import { ArborError } from '../app/error-catalog.js';
@@ -22,6 +23,8 @@ export interface SessionHubOptions {
   coalesceMs: number;
   replayEvents: number;
   idleSessionMs: number;
+  /** The server's compaction settings (`{compaction?, branchSummary?}` of config.json). */
+  compactionSettings?: unknown;
   log: FastifyBaseLogger;
 }
 
@@ -170,11 +173,15 @@ export class SessionHub {
   private async attach(store: SessionStore, workspace: Workspace): Promise<LiveSession> {
     let agent;
     try {
+      // One compaction pair per session: its threshold step keeps per-session measurements.
+      const compaction = createArborCompaction(this.opts.compactionSettings);
       agent = await createAgentSession({
         workspace: workspace.path,
         store,
         catalog: this.opts.catalog(),
         toolPolicy: this.opts.toolPolicy(),
+        compactor: compaction.compactor,
+        contextSteps: compaction.contextSteps,
       });
     } catch (error) {
       store.close();
