@@ -48,9 +48,11 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
   };
 
   /** Set by the threshold step for the compaction it is about to ask the session for. */
-  let keepOverride: number | undefined;
+  let roundOverride: { keep: number; cutAtLatest: boolean } | undefined;
 
   const compactor: Compactor = {
+    isEnabled: (store) => settingsFor(store).compaction.enabled,
+
     async compact(context, options): Promise<CompactionResult> {
       const settings = settingsForWindow(
         settingsFor(context.store).compaction,
@@ -58,14 +60,17 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
       );
       const automatic = options.reason !== 'manual';
       const keepRecentTokens = automatic
-        ? (keepOverride ?? effectiveKeepRecent(settings, context.model, sizer.overhead))
+        ? (roundOverride?.keep ?? effectiveKeepRecent(settings, context.model, sizer.overhead))
         : settings.keepRecentTokens;
-      keepOverride = undefined;
+      // Overflow recovery may use the last-resort cut: the context is known not to fit.
+      const cutAtLatest = roundOverride?.cutAtLatest ?? options.reason === 'overflow';
+      roundOverride = undefined;
       return compactSession({
         store: context.store,
         model: context.model,
         complete: context.complete,
         settings: { ...settings, keepRecentTokens },
+        cutAtLatest,
         reason: options.reason,
         signal: context.signal,
         thinkingLevel: context.thinkingLevel,
@@ -101,12 +106,12 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
       ),
       sizer,
       getBranch: () => context.store.getBranch(),
-      compactRound: async (keepRecentTokens) => {
-        keepOverride = keepRecentTokens;
+      compactRound: async (keep, cutAtLatest) => {
+        roundOverride = { keep, cutAtLatest };
         try {
           return await context.compact('threshold');
         } finally {
-          keepOverride = undefined;
+          roundOverride = undefined;
         }
       },
     });

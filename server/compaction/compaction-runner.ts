@@ -150,13 +150,11 @@ export class CompactionRunner {
       settings: settingsForWindow(this.deps.getSettings().compaction, context.model.contextWindow),
       sizer: this.sizer,
       getBranch: () => this.deps.store.getBranch(),
-      compactRound: async (keepRecentTokens) => {
-        const outcome = await this.runAutomatic(
-          'threshold',
-          false,
-          context.signal,
-          keepRecentTokens,
-        );
+      compactRound: async (keep, cutAtLatest) => {
+        const outcome = await this.runAutomatic('threshold', false, context.signal, {
+          keep,
+          cutAtLatest,
+        });
         return outcome.result ? this.rebuiltContext() : undefined;
       },
     });
@@ -333,7 +331,7 @@ export class CompactionRunner {
     reason: Exclude<CompactionReason, 'manual'>,
     willRetry: boolean,
     signal: AbortSignal | undefined,
-    keepRecentTokens?: number,
+    round?: { keep: number; cutAtLatest: boolean },
   ): Promise<AutoOutcome> {
     const controller = linkedController(signal);
     this.controller = controller;
@@ -343,8 +341,13 @@ export class CompactionRunner {
     try {
       const base = this.compactInput(reason, controller.signal);
       const keep =
-        keepRecentTokens ?? effectiveKeepRecent(base.settings, base.model, this.sizer.overhead);
-      const input = { ...base, settings: { ...base.settings, keepRecentTokens: keep } };
+        round?.keep ?? effectiveKeepRecent(base.settings, base.model, this.sizer.overhead);
+      const input = {
+        ...base,
+        settings: { ...base.settings, keepRecentTokens: keep },
+        // Overflow recovery may use the last-resort cut: the context is known not to fit.
+        cutAtLatest: round?.cutAtLatest ?? reason === 'overflow',
+      };
       const result = await compactSession(input);
       this.deps.onContextRebuilt?.(this.rebuiltContext());
       this.deps.emit({ type: 'compaction_end', reason, result, aborted: false, willRetry });

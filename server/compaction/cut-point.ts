@@ -65,7 +65,7 @@ export function findCutPoint(
     return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
   }
 
-  let cutIndex = firstCutPoint;
+  let cutIndex: number = firstCutPoint;
   let accumulated = 0;
   for (let i = endIndex - 1; i >= startIndex; i--) {
     const entry = entries[i];
@@ -78,6 +78,29 @@ export function findCutPoint(
     }
   }
 
+  return finishCut(entries, startIndex, cutIndex);
+}
+
+/**
+ * The cut that keeps least: at the newest valid cut point after `startIndex` (a tool call's
+ * assistant message keeps its results with it). Falls back to keeping everything when there is
+ * no such point.
+ */
+export function findLatestCutPoint(
+  entries: readonly SessionEntry[],
+  startIndex: number,
+  endIndex: number,
+): CutPoint {
+  for (let i = endIndex - 1; i > startIndex; i--) {
+    const entry = entries[i];
+    if (entry && isValidCutPoint(entry)) return finishCut(entries, startIndex, i);
+  }
+  return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
+}
+
+/** Moves a cut back over bookkeeping entries before it and says whether it splits a turn. */
+function finishCut(entries: readonly SessionEntry[], startIndex: number, cut: number): CutPoint {
+  let cutIndex = cut;
   while (cutIndex > startIndex) {
     const previous = entries[cutIndex - 1];
     if (!previous || previous.type === 'compaction' || previous.type === 'message') break;

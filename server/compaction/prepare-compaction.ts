@@ -1,6 +1,6 @@
 import type { AgentMessage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
-import { findCutPoint } from './cut-point.js';
+import { findCutPoint, findLatestCutPoint } from './cut-point.js';
 import { compactionInputMessage, pathContextMessages } from './entry-messages.js';
 import {
   collectFileOperations,
@@ -35,10 +35,15 @@ export interface CompactionPreparation {
  *
  * The summarised span starts at the previous compaction's `firstKeptEntryId` (or right after that
  * compaction when the id is not on the path), so messages kept last time are summarised this time.
+ *
+ * `cutAtLatest` replaces pi's budget walk by the latest valid cut point: Arbor's last resort when
+ * the newest messages alone (say, a batch of large tool results) exceed the kept budget, where
+ * pi's walk keeps everything.
  */
 export function prepareCompaction(
   pathEntries: readonly SessionEntry[],
   settings: CompactionSettings,
+  options: { cutAtLatest?: boolean } = {},
 ): CompactionPreparation | undefined {
   const last = pathEntries[pathEntries.length - 1];
   if (last?.type === 'compaction') return undefined;
@@ -60,12 +65,9 @@ export function prepareCompaction(
   }
 
   const tokensBefore = estimateContextTokens(pathContextMessages(pathEntries)).tokens;
-  const cut = findCutPoint(
-    pathEntries,
-    boundaryStart,
-    pathEntries.length,
-    settings.keepRecentTokens,
-  );
+  const cut = options.cutAtLatest
+    ? findLatestCutPoint(pathEntries, boundaryStart, pathEntries.length)
+    : findCutPoint(pathEntries, boundaryStart, pathEntries.length, settings.keepRecentTokens);
   const firstKept = pathEntries[cut.firstKeptEntryIndex];
   if (!firstKept?.id) return undefined;
 

@@ -29,6 +29,8 @@ export interface CompactSessionInput {
   complete: CompleteFn;
   /** Effective settings (already scaled to the model's window). */
   settings: CompactionSettings;
+  /** Allow the last-resort cut at the newest valid point (see `prepareCompaction`). */
+  cutAtLatest?: boolean;
   reason: CompactionReason;
   customInstructions?: string;
   thinkingLevel?: string;
@@ -61,6 +63,7 @@ export function planCompaction(
   path: readonly SessionEntry[],
   settings: CompactionSettings,
   reason: CompactionReason,
+  options: { cutAtLatest?: boolean } = {},
 ): CompactionPreparation {
   let keepRecentTokens = settings.keepRecentTokens;
   for (;;) {
@@ -68,6 +71,10 @@ export function planCompaction(
     if (preparation && hasSomethingToSummarize(preparation)) return preparation;
     if (!preparation || reason === 'manual' || keepRecentTokens <= MIN_KEEP_RECENT_TOKENS) break;
     keepRecentTokens = Math.max(MIN_KEEP_RECENT_TOKENS, Math.floor(keepRecentTokens / 2));
+  }
+  if (options.cutAtLatest && reason !== 'manual') {
+    const latest = prepareCompaction(path, settings, { cutAtLatest: true });
+    if (latest && hasSomethingToSummarize(latest)) return latest;
   }
   if (reason !== 'manual') {
     throw new CompactionRefusedError(
@@ -88,7 +95,11 @@ export async function compactSession(
 ): Promise<CompactionResult> {
   const { store, signal } = input;
   const leafBefore = store.getLeafId();
-  const preparation = prepared ?? planCompaction(store.getBranch(), input.settings, input.reason);
+  const preparation =
+    prepared ??
+    planCompaction(store.getBranch(), input.settings, input.reason, {
+      cutAtLatest: input.cutAtLatest === true,
+    });
   const summarizer = new Summarizer({
     model: input.model,
     complete: input.complete,

@@ -42,10 +42,11 @@ export interface ThresholdInput {
   sizer: ContextSizer;
   getBranch(): SessionEntry[];
   /**
-   * Runs one compaction keeping about `keepRecentTokens` and returns the rebuilt context, or
-   * undefined when it failed or was aborted (already reported).
+   * Runs one compaction keeping about `keepRecentTokens` (or, with `cutAtLatest`, as little as a
+   * valid cut allows) and returns the rebuilt context, or undefined when it failed or was aborted
+   * (already reported).
    */
-  compactRound(keepRecentTokens: number): Promise<AgentMessage[] | undefined>;
+  compactRound(keepRecentTokens: number, cutAtLatest: boolean): Promise<AgentMessage[] | undefined>;
 }
 
 /**
@@ -59,18 +60,20 @@ export async function applyThreshold(input: ThresholdInput): Promise<AgentMessag
   let current = input.messages;
   let keep = effectiveKeepRecent(settings, input.model, sizer.overhead);
   for (let round = 0; round < MAX_THRESHOLD_ROUNDS; round++) {
-    if (!shouldCompact(sizer.contextTokens(current), window, settings)) return current;
-    try {
-      planCompaction(input.getBranch(), { ...settings, keepRecentTokens: keep }, 'threshold');
-    } catch (error) {
-      // Nothing left to summarise: the call goes ahead; if it does not fit, overflow recovery
-      // reports it.
-      if (error instanceof CompactionRefusedError) return current;
-      throw error;
+    const tokens = sizer.contextTokens(current);
+    if (!shouldCompact(tokens, window, settings)) return current;
+    const roundSettings = { ...settings, keepRecentTokens: keep };
+    let cutAtLatest = false;
+    if (!canPlan(input.getBranch(), roundSettings, false)) {
+      // pi's cut keeps everything (the newest messages alone exceed the kept budget). When the
+      // request still fits the window the call goes ahead; otherwise the last-resort cut.
+      const fitsWindow = tokens <= window - Math.floor(settings.reserveTokens / 4);
+      if (fitsWindow || !canPlan(input.getBranch(), roundSettings, true)) return current;
+      cutAtLatest = true;
     }
     // Measured before compacting: the session may rebuild `current` in place.
     const before = sumEstimates(current);
-    const rebuilt = await input.compactRound(keep);
+    const rebuilt = await input.compactRound(keep, cutAtLatest);
     if (!rebuilt) return current;
     const after = sumEstimates(rebuilt);
     if (after >= before) throw new CompactionLoopError(before, after);
@@ -78,4 +81,18 @@ export async function applyThreshold(input: ThresholdInput): Promise<AgentMessag
     keep = Math.max(1, Math.floor(keep / 2));
   }
   return current;
+}
+
+function canPlan(
+  path: SessionEntry[],
+  settings: CompactionSettings,
+  cutAtLatest: boolean,
+): boolean {
+  try {
+    planCompaction(path, settings, 'threshold', { cutAtLatest });
+    return true;
+  } catch (error) {
+    if (error instanceof CompactionRefusedError) return false;
+    throw error;
+  }
 }
