@@ -268,7 +268,7 @@ describe('agent session over the demo model', () => {
 
 describe('navigation, settings and state', () => {
   it('moves the leaf by pi rules and rebuilds the context', async () => {
-    const { session } = await h.open();
+    const { session } = await h.open({ compactor: null });
     await session.prompt('root question');
     await session.prompt('second question');
     const tree = session.store.getTree();

@@ -224,9 +224,16 @@ export class AgentSession {
       throw new NotSupportedError('Compaction is not available in this build');
     if (this.compacting) throw new SessionBusyError('A compaction is already running');
     await this.abort();
-    const result = await this.runCompaction('manual', customInstructions, false);
-    if (!result.ok) throw result.error;
-    return result.result;
+    // Its own controller, so that abort() also stops a manual compaction.
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const result = await this.runCompaction('manual', customInstructions, false);
+      if (!result.ok) throw result.error;
+      return result.result;
+    } finally {
+      if (this.controller === controller) this.controller = undefined;
+    }
   }
 
   setModel(modelId: string): void {
@@ -296,7 +303,11 @@ export class AgentSession {
 
   private assertIdle(): void {
     if (this.disposed) throw new InvalidRequestError('The session is closed');
-    if (this.run || this.compacting) throw new SessionBusyError();
+    if (this.compacting)
+      throw new SessionBusyError(
+        'A compaction is running; wait for it to finish or abort it first',
+      );
+    if (this.run) throw new SessionBusyError();
   }
 
   private emit(event: AgentSessionEvent): void {
@@ -334,19 +345,35 @@ export class AgentSession {
         if (
           last &&
           this.deps.compactor &&
+          this.deps.compactor.isEnabled?.(this.store) !== false &&
           !controller.signal.aborted &&
           isContextOverflow(last, this.model.contextWindow) &&
           last.stopReason === 'error'
         ) {
           const compacted = await this.runCompaction('overflow', undefined, true);
           if (compacted.ok && !controller.signal.aborted) {
-            await runAgentLoop(
+            const retried = await runAgentLoop(
               [],
               this.messages,
               this.loopConfig(),
               (event) => this.onAgentEvent(event),
               controller.signal,
             );
+            // One recovery per prompt: a second overflow stops with a clear error (as pi).
+            const again = retried.lastAssistant;
+            if (
+              again?.stopReason === 'error' &&
+              isContextOverflow(again, this.model.contextWindow)
+            ) {
+              this.emit({
+                type: 'compaction_end',
+                reason: 'overflow',
+                aborted: false,
+                willRetry: false,
+                errorMessage:
+                  'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.',
+              });
+            }
           }
         }
       } finally {

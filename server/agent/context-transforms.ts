@@ -39,6 +39,8 @@ export interface CompactionContext {
 }
 
 export interface Compactor {
+  /** False when settings turn automatic compaction off (overflow recovery is then skipped). */
+  isEnabled?(store: SessionStore): boolean;
   /** Appends a compaction entry (never deletes) and returns it; throws with a clear message. */
   compact(
     context: CompactionContext,

@@ -5,6 +5,7 @@ import type { SessionStore } from '../store/session-store.js';
 import { createTools, DEFAULT_TOOL_POLICY, type ToolPolicy } from '../tools/create-tools.js';
 import { AgentSession, UnknownModelError } from './agent-session.js';
 import type { StreamFn } from './agent-types.js';
+import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { Compactor, ContextStep } from './context-transforms.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -32,8 +33,11 @@ export interface CreateAgentSessionOptions {
   /** The model call; the openai SDK by default. Tests may pass a scripted one. */
   streamFn?: StreamFn;
   systemPrompt?: string;
-  /** Compaction's hook into the session (see context-transforms.ts). */
-  compactor?: Compactor;
+  /**
+   * Compaction's hook into the session (see context-transforms.ts). Arbor's compaction when
+   * omitted (with its threshold check as the first context step); null for none.
+   */
+  compactor?: Compactor | null;
   /** Run before every model call, in order. */
   contextSteps?: ContextStep[];
 }
@@ -55,6 +59,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   } else {
     model = restoredModel(catalog, store) ?? catalog.defaultModel();
   }
+  const arbor =
+    opts.compactor === undefined ? createArborCompaction(opts.settings?.compaction) : undefined;
+  const compactor = arbor?.compactor ?? opts.compactor ?? undefined;
   const context = store.buildSessionContext();
   const thinkingLevel = context.thinkingLevel || 'off';
   const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
@@ -79,8 +86,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     streamFn: opts.streamFn ?? openaiStream,
     systemPrompt: opts.systemPrompt ?? buildSystemPrompt(store.cwd || opts.workspace, tools),
     retry: { ...DEFAULT_RETRY_SETTINGS, ...opts.settings?.retry },
-    contextSteps: opts.contextSteps ?? [],
-    ...(opts.compactor ? { compactor: opts.compactor } : {}),
+    contextSteps: opts.contextSteps ?? arbor?.contextSteps ?? [],
+    ...(compactor ? { compactor } : {}),
     ...(opts.settings?.compaction !== undefined
       ? { compactionSettings: opts.settings.compaction }
       : {}),
