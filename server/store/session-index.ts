@@ -22,8 +22,11 @@ export interface EntryRecord {
   /** Byte offset and length of the line's JSON (newline excluded); -1 when there is no file. */
   readonly offset: number;
   readonly length: number;
-  /** False for lines whose body this version cannot use (unknown type, invalid body). */
-  readonly usable: boolean;
+  /**
+   * False for lines whose body this version cannot use (unknown type, invalid body). Large lines
+   * are indexed without a parse and become false if their body fails when it is first read.
+   */
+  usable: boolean;
   /** A leaf marker: kept in the file, hidden from the tree. */
   readonly marker: boolean;
 }

@@ -3,6 +3,7 @@ import type { SessionEntry, SessionHeader } from '../../shared/session-entries.j
 import { classifyValue, parseLine, type ParsedLine } from './session-lines.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
+import { scanMessageLine } from './fast-scan.js';
 
 /*
  * Reading a session file into a skeleton. The file is read once as bytes and cut at newlines; each
@@ -175,6 +176,32 @@ export function loadSessionBytes(
       if (complete) validLength = end + 1;
       start = end + 1;
       continue;
+    }
+    // Large message lines (not the last, whose completeness matters) skip JSON.parse.
+    if (
+      header !== undefined &&
+      end - start > SMALL_LINE_BYTES &&
+      complete &&
+      end + 1 < bytes.length
+    ) {
+      const node = scanMessageLine(bytes, start, end);
+      if (node) {
+        validLength = end + 1;
+        index.add({
+          id: node.id,
+          parentId: node.parentId,
+          type: 'message',
+          role: node.role,
+          node,
+          line: lineNo,
+          offset: start,
+          length: end - start,
+          usable: true,
+          marker: false,
+        });
+        start = end + 1;
+        continue;
+      }
     }
     const parsed = parseLine(bytes.toString('utf8', start, end));
     if (!complete) {

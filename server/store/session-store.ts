@@ -674,7 +674,13 @@ export class SessionStore {
     if (cached) return cached;
     if (!record.usable || !this.source || record.offset < 0) return undefined;
     const entry = parseBody(this.source.read(record.offset, record.length));
-    if (!entry || entry.id !== record.id) return undefined;
+    if (!entry || entry.id !== record.id) {
+      // A large line indexed by its first bytes turned out unreadable: report it now.
+      record.usable = false;
+      this.openReport.badLines.push(record.line);
+      this.openReport.problems.push({ line: record.line, reason: 'unreadable entry body' });
+      return undefined;
+    }
     if (retain) {
       this.bodies.set(record.id, entry);
       this.retained.add(record.id);

@@ -9,9 +9,52 @@ import type { Envelope } from './session-lines.js';
 
 export const PREVIEW_LENGTH = 100;
 
+/** The characters JavaScript's `\s` and `String.prototype.trim` treat as white space. */
+export function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * The first `limit` characters of `text` with runs of white space made one space and the ends
+ * trimmed: `text.replace(/\s+/g, ' ').trim().slice(0, limit)`, without touching the rest of a
+ * long text.
+ */
+export function collapseWhiteSpace(text: string, limit: number): string {
+  // Built from char codes so the result is a flat string that holds nothing of `text` (a slice
+  // or a chain of `+=` would keep memory alive for every node of a big tree).
+  const codes: number[] = [];
+  let pendingSpace = false;
+  for (let i = 0; i < text.length && codes.length < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (isWhiteSpace(code)) {
+      pendingSpace = codes.length > 0;
+      continue;
+    }
+    if (pendingSpace) {
+      codes.push(0x20);
+      pendingSpace = false;
+      if (codes.length >= limit) break;
+    }
+    codes.push(code);
+  }
+  return String.fromCharCode(...codes);
+}
+
 /** Whitespace collapsed, cut to 100 characters (with an ellipsis when cut). */
 export function makePreview(text: string): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim();
+  const collapsed = collapseWhiteSpace(text, PREVIEW_LENGTH + 1);
   if (collapsed.length <= PREVIEW_LENGTH) return collapsed;
   return `${collapsed.slice(0, PREVIEW_LENGTH - 1)}…`;
 }

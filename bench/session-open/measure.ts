@@ -1,0 +1,129 @@
+/*
+ * One measurement in a fresh process (so peak memory is this run's alone):
+ *   measure.ts pi|arbor FILE       open + context (+ skeleton for Arbor), prints one JSON line
+ *   measure.ts extras FILE         Arbor's leaf-move context, append latency, skeleton size
+ * Peak memory is VmHWM after resetting it at the baseline (/proc/self/clear_refs), minus the
+ * baseline RSS: the memory the operation itself added.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { SessionStore } from '../../server/store/session-store.js';
+
+const [which, file] = process.argv.slice(2);
+if (!which || !file) throw new Error('usage: measure.ts pi|arbor|extras FILE');
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function status(key: 'VmRSS' | 'VmHWM'): number {
+  const text = fs.readFileSync('/proc/self/status', 'utf8');
+  const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text);
+  return match ? Number(match[1]) * 1024 : NaN;
+}
+
+function resetPeak(): void {
+  fs.writeFileSync('/proc/self/clear_refs', '5');
+}
+
+const MB = 1024 * 1024;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+if (which === 'pi' || which === 'arbor') {
+  gc();
+  const baseline = status('VmRSS');
+  resetPeak();
+  const start = performance.now();
+  let messages: number;
+  let keep: unknown;
+  if (which === 'pi') {
+    const manager = SessionManager.open(file);
+    const context = manager.buildSessionContext();
+    messages = context.messages.length;
+    keep = [manager, context];
+  } else {
+    const store = SessionStore.openReadOnly(file);
+    const tree = store.getTree();
+    const context = store.buildSessionContext();
+    messages = context.messages.length;
+    keep = [store, tree, context];
+  }
+  const ms = performance.now() - start;
+  const peak = status('VmHWM') - baseline;
+  gc();
+  const retained = status('VmRSS') - baseline;
+  process.stdout.write(
+    `${JSON.stringify({ which, ms, peakMB: peak / MB, retainedMB: retained / MB, messages })}\n`,
+  );
+  if (!keep) process.exit(1);
+} else if (which === 'extras') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-'));
+  try {
+    const copy = path.join(dir, path.basename(file));
+    fs.copyFileSync(file, copy);
+    const store = SessionStore.open(copy);
+    const tree = store.getTree();
+    const skeleton = JSON.stringify(tree);
+    const gzipped = zlib.gzipSync(skeleton).length;
+
+    // Leaf moves between user messages far apart in the tree, each followed by the context.
+    const users = tree.filter((n) => n.role === 'user');
+    const moves: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const target = users[(i * 7919) % users.length]!;
+      const t = performance.now();
+      store.branch(target.id);
+      store.buildSessionContext();
+      moves.push(performance.now() - t);
+    }
+
+    // Appends of realistic entries without fsync, then the cost of one fsync.
+    const appends: number[] = [];
+    const fsyncs: number[] = [];
+    const output = 'line of tool output\n'.repeat(100);
+    for (let i = 0; i < 2000; i++) {
+      const t = performance.now();
+      store.appendMessage({
+        role: 'toolResult',
+        toolCallId: `call_${i}`,
+        toolName: 'bash',
+        content: [{ type: 'text', text: output }],
+        isError: false,
+        timestamp: Date.now(),
+      });
+      appends.push(performance.now() - t);
+      if (i % 100 === 99) {
+        const s = performance.now();
+        store.sync();
+        fsyncs.push(performance.now() - s);
+      }
+    }
+    store.close();
+    process.stdout.write(
+      `${JSON.stringify({
+        which,
+        nodes: tree.length,
+        skeletonMB: Buffer.byteLength(skeleton) / MB,
+        skeletonGzipMB: gzipped / MB,
+        leafMoveMedianMs: median(moves),
+        leafMoveP99Ms: percentile(moves, 0.99),
+        appendMedianMs: median(appends),
+        appendP99Ms: percentile(appends, 0.99),
+        fsyncMedianMs: median(fsyncs),
+      })}\n`,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
