@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { chatItems, type SessionView, type ToolRun } from '../state/session-reducer';
 import { MessageView } from './MessageView';
 
@@ -20,7 +20,13 @@ function runsFor(
   return runs.length ? runs : undefined;
 }
 
-/** The active path as a log; follows the bottom while the user has not scrolled up. */
+/** Messages drawn at first; older ones come on request, so long sessions open quickly. */
+const WINDOW = 60;
+
+/**
+ * The active path as a log; follows the bottom while the user has not scrolled up. Only the newest
+ * messages are drawn until the user asks for earlier ones.
+ */
 export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
   const { byId, leafId, bodies, unsaved, streaming } = view;
   const items = useMemo(
@@ -28,6 +34,10 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [byId, leafId, bodies, unsaved, streaming],
   );
+  const [shown, setShown] = useState({ sessionId: view.sessionId, count: WINDOW });
+  const limit = shown.sessionId === view.sessionId ? shown.count : WINDOW;
+  const hidden = Math.max(0, items.length - limit);
+  const visible = hidden > 0 ? items.slice(hidden) : items;
   const log = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -51,7 +61,19 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
       {items.length === 0 ? (
         <p className="chat-empty">Nothing here yet. Type a message below to start.</p>
       ) : null}
-      {items.map((item) => (
+      {hidden > 0 ? (
+        <button
+          type="button"
+          className="show-earlier"
+          onClick={() => {
+            pinned.current = false;
+            setShown({ sessionId: view.sessionId, count: limit + 200 });
+          }}
+        >
+          Show {Math.min(hidden, 200)} earlier messages ({hidden} hidden)
+        </button>
+      ) : null}
+      {visible.map((item) => (
         <MessageView
           key={item.key}
           entryId={item.entryId}

@@ -4,8 +4,10 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
+  Position,
   ReactFlowProvider,
   useReactFlow,
+  type NodeHandle,
   type Edge,
   type Node,
 } from '@xyflow/react';
@@ -35,6 +37,24 @@ export interface SessionTreeProps {
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
   onSetLabel(entryId: string, label: string | undefined): void;
 }
+
+/**
+ * React Flow's minimap draws every node (it does not cull), so past this size it would cost more
+ * than the graph itself; big sessions rely on fit-to-leaf and the folded graph instead.
+ */
+const MINIMAP_LIMIT = 2000;
+
+const NODE_HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0, width: 1, height: 1 },
+  {
+    type: 'source',
+    position: Position.Bottom,
+    x: NODE_WIDTH / 2,
+    y: NODE_HEIGHT,
+    width: 1,
+    height: 1,
+  },
+];
 
 interface Positions {
   key: string;
@@ -130,6 +150,9 @@ function SessionTreeInner({
         connectable: false,
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
+        // Known handles let React Flow skip its first-render measurement of every node, so only
+        // the nodes in view are ever mounted.
+        handles: NODE_HANDLES,
       };
     });
   }, [graph, positions]);
@@ -313,18 +336,20 @@ function SessionTreeInner({
         >
           <Background gap={24} size={1} />
           <Controls showInteractive={false} />
-          <MiniMap
-            pannable
-            zoomable
-            ariaLabel="Tree overview"
-            nodeClassName={(node) =>
-              (node.data as GraphNodeData).isLeaf
-                ? 'minimap-leaf'
-                : (node.data as GraphNodeData).onPath
-                  ? 'minimap-path'
-                  : ''
-            }
-          />
+          {nodes.length <= MINIMAP_LIMIT ? (
+            <MiniMap
+              pannable
+              zoomable
+              ariaLabel="Tree overview"
+              nodeClassName={(node) =>
+                (node.data as GraphNodeData).isLeaf
+                  ? 'minimap-leaf'
+                  : (node.data as GraphNodeData).onPath
+                    ? 'minimap-path'
+                    : ''
+              }
+            />
+          ) : null}
         </ReactFlow>
       </div>
       {labelEntry ? (
