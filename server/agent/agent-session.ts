@@ -180,7 +180,8 @@ export class AgentSession {
       try {
         summary = await summarizer.summarizeBranch(this.compactionContext(controller.signal), {
           oldLeafId: oldLeaf,
-          targetId: plan.newLeafId,
+          // The picked entry, as pi collects the branch (a picked prompt goes to the editor).
+          targetId,
           ...(opts.customInstructions !== undefined
             ? { customInstructions: opts.customInstructions }
             : {}),

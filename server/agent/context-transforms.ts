@@ -47,7 +47,8 @@ export interface Compactor {
     options: { reason: CompactionReason; customInstructions?: string },
   ): Promise<CompactionResult>;
   /**
-   * The text of a branch summary for leaving `oldLeafId` for `targetId` (the new leaf), or
+   * The text of a branch summary for leaving `oldLeafId` for `targetId` (the entry picked in the
+   * tree, as pi's collectEntriesForBranchSummary takes it; null for before the root), or
    * undefined when there is nothing to summarise (the move then happens without a summary).
    */
   summarizeBranch?(

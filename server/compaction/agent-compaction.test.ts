@@ -246,6 +246,8 @@ describe('compaction in a live session', () => {
     expect(summary.parentId).toBe(approachA.parentId);
     expect(summary.fromId).toBe(approachA.parentId);
     expect(summary.summary).toMatch(/^The user explored a different conversation branch/);
+    // As pi: the picked prompt goes back to the editor and is not part of what is summarised.
+    expect(summary.summary).not.toContain('> try approach A');
     expect(h.store.getLabel(summary.id)).toBe('approach A');
     expect(h.session.getContextMessages().at(-1)?.role).toBe('branchSummary');
     await h.session.prompt('try approach B');
