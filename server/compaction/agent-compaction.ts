@@ -18,6 +18,7 @@ import {
 import { ContextSizer } from './context-size.js';
 import { compactSession } from './session-compaction.js';
 import { Summarizer } from './summarizer.js';
+import { isAbortError } from './summary-model.js';
 import { applyThreshold, effectiveKeepRecent } from './threshold-policy.js';
 
 /*
@@ -65,7 +66,7 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
       // Overflow recovery may use the last-resort cut: the context is known not to fit.
       const cutAtLatest = roundOverride?.cutAtLatest ?? options.reason === 'overflow';
       roundOverride = undefined;
-      return compactSession({
+      const compacting = compactSession({
         store: context.store,
         model: context.model,
         complete: context.complete,
@@ -75,6 +76,17 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
         signal: context.signal,
         thinkingLevel: context.thinkingLevel,
         ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      });
+      if (!automatic) return compacting;
+      // Automatic failures reach the user only as compaction_end's message: say what failed.
+      return compacting.catch((error: unknown) => {
+        if (context.signal.aborted || isAbortError(error)) throw error;
+        const prefix =
+          options.reason === 'overflow'
+            ? 'Context overflow recovery failed'
+            : 'Auto-compaction failed';
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${prefix}: ${message}`, { cause: error });
       });
     },
 

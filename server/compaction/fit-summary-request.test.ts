@@ -92,6 +92,21 @@ describe('fitting a summary request to the model', () => {
     expect(fitted.estimatedTokens).toBeLessThanOrEqual(2500);
   });
 
+  it('shortens an oversized previous summary rather than failing', () => {
+    const previousSummary = `## Goal\nOLD START ${'detail '.repeat(6000)} OLD END`;
+    const fitted = fitSummaryRequest({
+      ...base,
+      instructions: 'Update it.',
+      previousSummary,
+      messages: [user('new request')],
+      inputBudgetTokens: 3000,
+    });
+    expect(fitted.estimatedTokens).toBeLessThanOrEqual(3000);
+    expect(fitted.promptText).toContain('OLD START');
+    expect(fitted.promptText).toContain('OLD END');
+    expect(fitted.promptText).toContain('[User]: new request');
+  });
+
   it('refuses clearly when even the instructions do not fit', () => {
     expect(() =>
       fitSummaryRequest({ ...base, messages: [user('hi')], inputBudgetTokens: 100 }),

@@ -73,6 +73,22 @@ export function shortenMiddle(text: string, maxChars = USER_MESSAGE_SHORT_CHARS)
   return `${text.slice(0, head)}\n\n[... ${cut} characters omitted ...]\n\n${text.slice(text.length - tail)}`;
 }
 
+/**
+ * The previous summary, shortened in the middle when it alone would take more than half of the
+ * budget (one written for a model with a larger window, say), so that compaction stays possible.
+ */
+function fitPreviousSummary(input: FitInput): string | undefined {
+  const previous = input.previousSummary;
+  if (!previous) return previous;
+  const withoutSummary = estimateRequestTokens(
+    input.systemPrompt,
+    summaryPromptText('', input.instructions),
+  );
+  const room = Math.floor((input.inputBudgetTokens - withoutSummary) / 2) * 4;
+  if (previous.length <= room || room <= 0) return previous;
+  return shortenMiddle(previous, room - 64);
+}
+
 interface MessageSlot {
   message: LlmMessage;
   isToolResult: boolean;
@@ -104,7 +120,8 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
   }));
   for (const slot of slots) slot.chars = measure(slot);
 
-  const emptyPrompt = summaryPromptText('', input.instructions, input.previousSummary);
+  const previousSummary = fitPreviousSummary(input);
+  const emptyPrompt = summaryPromptText('', input.instructions, previousSummary);
   const fixedTokens = estimateRequestTokens(input.systemPrompt, emptyPrompt);
   // The notice is counted from the start so that adding it never tips a fitted request over.
   const noticeChars = omittedNotice(input.messages.length).length + 2;
@@ -159,7 +176,7 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
   const promptText = summaryPromptText(
     paragraphs.join('\n\n'),
     input.instructions,
-    input.previousSummary,
+    previousSummary,
   );
   return {
     promptText,
