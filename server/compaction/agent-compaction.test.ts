@@ -77,6 +77,22 @@ describe('compaction in a live session', () => {
     expectPiAgrees(h);
   });
 
+  it('compacts a short session on request with default settings, keeping the last exchange', async () => {
+    h = await openCompactionHarness({ serverWindow: 128_000 });
+    await h.session.prompt('plan the garden');
+    await h.session.prompt('add tomatoes');
+    await h.session.prompt('and basil');
+    const result = await h.session.compact();
+    expect(result.summary).toContain('## Goal');
+    expect(h.session.getContextMessages().map((m) => m.role)).toEqual([
+      'compactionSummary',
+      'user',
+      'assistant',
+    ]);
+    expect(userTexts(h)).toEqual(['and basil']);
+    expectPiAgrees(h);
+  });
+
   it('compacts between tool calls when a tool loop crosses the threshold', async () => {
     h = await openCompactionHarness({ serverWindow: 4000 });
     fs.writeFileSync(path.join(h.workspace, 'mid.txt'), 'm'.repeat(800));

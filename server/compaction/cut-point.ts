@@ -83,17 +83,19 @@ export function findCutPoint(
 
 /**
  * The cut that keeps least: at the newest valid cut point after `startIndex` (a tool call's
- * assistant message keeps its results with it). Falls back to keeping everything when there is
- * no such point.
+ * assistant message keeps its results with it), or with `turnStartsOnly` at the newest turn
+ * start. Falls back to keeping everything when there is no such point.
  */
 export function findLatestCutPoint(
   entries: readonly SessionEntry[],
   startIndex: number,
   endIndex: number,
+  options: { turnStartsOnly?: boolean } = {},
 ): CutPoint {
+  const fits = options.turnStartsOnly ? isTurnStart : isValidCutPoint;
   for (let i = endIndex - 1; i > startIndex; i--) {
     const entry = entries[i];
-    if (entry && isValidCutPoint(entry)) return finishCut(entries, startIndex, i);
+    if (entry && fits(entry)) return finishCut(entries, startIndex, i);
   }
   return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
 }

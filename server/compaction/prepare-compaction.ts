@@ -36,14 +36,15 @@ export interface CompactionPreparation {
  * The summarised span starts at the previous compaction's `firstKeptEntryId` (or right after that
  * compaction when the id is not on the path), so messages kept last time are summarised this time.
  *
- * `cutAtLatest` replaces pi's budget walk by the latest valid cut point: Arbor's last resort when
- * the newest messages alone (say, a batch of large tool results) exceed the kept budget, where
- * pi's walk keeps everything.
+ * `cut` replaces pi's budget walk (`budget`) when that keeps everything: `latest-turn` cuts at the
+ * newest turn start (a manual compaction of a short session keeps the last exchange), `latest` at
+ * the newest valid cut point (Arbor's last resort when the newest messages alone, say a batch of
+ * large tool results, exceed the kept budget).
  */
 export function prepareCompaction(
   pathEntries: readonly SessionEntry[],
   settings: CompactionSettings,
-  options: { cutAtLatest?: boolean } = {},
+  options: { cut?: 'budget' | 'latest' | 'latest-turn' } = {},
 ): CompactionPreparation | undefined {
   const last = pathEntries[pathEntries.length - 1];
   if (last?.type === 'compaction') return undefined;
@@ -65,9 +66,13 @@ export function prepareCompaction(
   }
 
   const tokensBefore = estimateContextTokens(pathContextMessages(pathEntries)).tokens;
-  const cut = options.cutAtLatest
-    ? findLatestCutPoint(pathEntries, boundaryStart, pathEntries.length)
-    : findCutPoint(pathEntries, boundaryStart, pathEntries.length, settings.keepRecentTokens);
+  const end = pathEntries.length;
+  const cut =
+    options.cut === 'latest'
+      ? findLatestCutPoint(pathEntries, boundaryStart, end)
+      : options.cut === 'latest-turn'
+        ? findLatestCutPoint(pathEntries, boundaryStart, end, { turnStartsOnly: true })
+        : findCutPoint(pathEntries, boundaryStart, end, settings.keepRecentTokens);
   const firstKept = pathEntries[cut.firstKeptEntryIndex];
   if (!firstKept?.id) return undefined;
 

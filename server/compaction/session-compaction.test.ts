@@ -31,9 +31,25 @@ describe('planning a compaction', () => {
       w.turn('two', { resultChars: 600 });
     });
     const path = store.getBranch();
-    expect(() => planCompaction(path, { ...settings, keepRecentTokens: 5000 }, 'manual')).toThrow();
     const plan = planCompaction(path, { ...settings, keepRecentTokens: 5000 }, 'threshold');
     expect(plan.messagesToSummarize.length + plan.turnPrefixMessages.length).toBeGreaterThan(0);
+  });
+
+  it('lets a manual compaction of a short session keep the latest turn', () => {
+    const store = session((w) => {
+      w.turn('one');
+      w.turn('two');
+      w.turn('three');
+    });
+    const path = store.getBranch();
+    const plan = planCompaction(path, settings, 'manual');
+    const kept = store.getEntry(plan.firstKeptEntryId);
+    expect(kept).toMatchObject({
+      type: 'message',
+      message: { role: 'user', content: [{ text: 'three' }] },
+    });
+    expect(plan.isSplitTurn).toBe(false);
+    expect(plan.messagesToSummarize).toHaveLength(8);
   });
 
   it('cuts at the newest tool call, keeping its results, only as a last resort', () => {

@@ -55,9 +55,10 @@ export const MIN_KEEP_RECENT_TOKENS = 64;
 
 /**
  * The plan for compacting `path`, or a refusal. A plan that would summarise nothing is refused:
- * it would only add a summary, never free room. An automatic compaction that finds nothing to
- * summarise with the configured kept budget halves the budget (down to 64 tokens) before giving
- * up, so a context made of a few large recent messages can still be relieved.
+ * it would only add a summary, never free room. When the configured kept budget keeps everything,
+ * a manual compaction keeps the latest turn instead (refusing only a single-turn session), and an
+ * automatic one halves the budget (down to 64 tokens) and, with `cutAtLatest`, finally cuts at the
+ * newest valid point.
  */
 export function planCompaction(
   path: readonly SessionEntry[],
@@ -65,6 +66,12 @@ export function planCompaction(
   reason: CompactionReason,
   options: { cutAtLatest?: boolean } = {},
 ): CompactionPreparation {
+  if (reason === 'manual') {
+    for (const cut of ['budget', 'latest-turn'] as const) {
+      const preparation = prepareCompaction(path, settings, { cut });
+      if (preparation && hasSomethingToSummarize(preparation)) return preparation;
+    }
+  }
   let keepRecentTokens = settings.keepRecentTokens;
   for (;;) {
     const preparation = prepareCompaction(path, { ...settings, keepRecentTokens });
@@ -73,7 +80,7 @@ export function planCompaction(
     keepRecentTokens = Math.max(MIN_KEEP_RECENT_TOKENS, Math.floor(keepRecentTokens / 2));
   }
   if (options.cutAtLatest && reason !== 'manual') {
-    const latest = prepareCompaction(path, settings, { cutAtLatest: true });
+    const latest = prepareCompaction(path, settings, { cut: 'latest' });
     if (latest && hasSomethingToSummarize(latest)) return latest;
   }
   if (reason !== 'manual') {
