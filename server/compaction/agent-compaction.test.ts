@@ -93,6 +93,48 @@ describe('compaction in a live session', () => {
     expectPiAgrees(h);
   });
 
+  it('stops a running turn before compacting on request', async () => {
+    h = await openCompactionHarness({ serverWindow: 128_000, settings: { keepRecentTokens: 50 } });
+    for (let i = 0; i < 3; i++) await h.session.prompt(`warm-up ${i} ${'w'.repeat(300)}`);
+    const harness = h;
+    const running = h.session.prompt(`/slow 40\na slow answer ${'z'.repeat(400)}`);
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        harness.events.some(
+          (e) =>
+            e.type === 'message_start' &&
+            e.message.role === 'assistant' &&
+            harness.session.getState().isStreaming,
+        )
+          ? resolve()
+          : setTimeout(check, 5);
+      check();
+    });
+    const result = await h.session.compact();
+    await running;
+
+    const abortedEnd = h.events.findIndex(
+      (e) =>
+        e.type === 'message_end' &&
+        e.message.role === 'assistant' &&
+        e.message.stopReason === 'aborted',
+    );
+    expect(abortedEnd).toBeGreaterThan(-1);
+    expect(abortedEnd).toBeLessThan(h.events.findIndex((e) => e.type === 'compaction_start'));
+    const aborted = pathEntries(h).filter(
+      (e) =>
+        e.type === 'message' &&
+        e.message.role === 'assistant' &&
+        e.message.stopReason === 'aborted',
+    );
+    expect(aborted).toHaveLength(1);
+    expect(h.store.getEntry(h.store.getLeafId()!)).toMatchObject({
+      type: 'compaction',
+      summary: result.summary,
+    });
+    expectPiAgrees(h);
+  });
+
   it('compacts between tool calls when a tool loop crosses the threshold', async () => {
     h = await openCompactionHarness({ serverWindow: 4000 });
     fs.writeFileSync(path.join(h.workspace, 'mid.txt'), 'm'.repeat(800));
