@@ -312,6 +312,30 @@ describe('compaction in a live session', () => {
     expectPiAgrees(h);
   });
 
+  it('an aborted branch summary leaves the leaf and the file as they were', async () => {
+    h = await openCompactionHarness({ serverWindow: 128_000, chunkDelayMs: 15 });
+    await h.session.prompt('first path');
+    const first = pathEntries(h).find(
+      (e) => e.type === 'message' && e.message.role === 'assistant',
+    )!;
+    await h.session.prompt(`second path ${'s'.repeat(300)}`);
+    const leaf = h.store.getLeafId();
+    const bytes = fs.readFileSync(h.store.file!);
+
+    const moving = h.session.navigateTree(first.id, { summarize: true });
+    const harness = h;
+    await new Promise<void>((resolve) => {
+      const check = () =>
+        harness.session.getState().isCompacting ? resolve() : setTimeout(check, 5);
+      check();
+    });
+    await h.session.abort();
+
+    await expect(moving).resolves.toMatchObject({ cancelled: true });
+    expect(h.store.getLeafId()).toBe(leaf);
+    expect(fs.readFileSync(h.store.file!)).toEqual(bytes);
+  });
+
   it('obeys a workspace setting that turns compaction off', async () => {
     h = await openCompactionHarness({
       serverWindow: 4000,
