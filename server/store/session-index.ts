@@ -12,7 +12,7 @@ export const LEAF_MARKER_TYPE = 'arbor.leaf';
 export interface EntryRecord {
   readonly id: string;
   /** `parentId` as written in the file. */
-  readonly parentId: string | null;
+  parentId: string | null;
   readonly type: string;
   readonly role: string | undefined;
   /** Skeleton without label; `parentId` here is the parent a tree view should draw. */
@@ -52,6 +52,12 @@ export class SessionIndex {
 
   /** Adds a record during load; call `finalize` once every line is in. */
   add(record: EntryRecord): void {
+    // Share the parent's id string: one string per id, however many children point at it.
+    const parent = record.parentId === null ? undefined : this.byId.get(record.parentId);
+    if (parent) {
+      record.parentId = parent.id;
+      record.node.parentId = parent.id;
+    }
     if (this.byId.has(record.id)) this.duplicateIds.push(record.id);
     else this.order.push(record.id);
     this.byId.set(record.id, record);

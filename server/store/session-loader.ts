@@ -72,6 +72,8 @@ export interface LoadedFile {
   validLength: number;
   /** The whole file as read, so the caller can take the bodies it needs without more reads. */
   bytes: Buffer;
+  /** Number of lines up to `validLength`. */
+  lineCount: number;
 }
 
 /** True when the header's version needs the v1/v2 → v3 migration. */
@@ -177,13 +179,9 @@ export function loadSessionBytes(
       start = end + 1;
       continue;
     }
-    // Large message lines (not the last, whose completeness matters) skip JSON.parse.
-    if (
-      header !== undefined &&
-      end - start > SMALL_LINE_BYTES &&
-      complete &&
-      end + 1 < bytes.length
-    ) {
+    // Message lines (not the last, whose completeness matters) are indexed without JSON.parse;
+    // their bodies are parsed (and checked by the schema) when they are read.
+    if (header !== undefined && complete && end + 1 < bytes.length) {
       const node = scanMessageLine(bytes, start, end);
       if (node) {
         validLength = end + 1;
@@ -254,7 +252,8 @@ export function loadSessionBytes(
   index.finalize();
   report.orphans = [...index.orphans];
   report.duplicateIds = [...index.duplicateIds];
-  return { header, headerLength, index, bodies, report, validLength, bytes };
+  const lineCount = report.tornTailBytes > 0 ? lineNo - 1 : lineNo;
+  return { header, headerLength, index, bodies, report, validLength, bytes, lineCount };
 }
 
 /** Reads one line's body again from `bytes` or a file descriptor; undefined if unusable. */

@@ -57,6 +57,7 @@ describe('migration of v1 and v2 files', () => {
     expect(lines[3].firstKeptEntryId).toBe(lines[2].id);
     expect(lines[3]).not.toHaveProperty('firstKeptEntryIndex');
     expect(Object.keys(lines[0]).at(-1)).toBe('version');
+    expect(Object.keys(lines[1]).slice(0, 4)).toEqual(['type', 'id', 'parentId', 'timestamp']);
   });
 
   it('renames v2 hookMessage roles to custom', () => {

@@ -9,7 +9,8 @@ import { backupFileFor, migratingFileFor } from './session-paths.js';
  * risk: the new content goes to `<file>.migrating`, is fsynced, the original is kept as a hard link
  * `<file>.v<N>.bak`, and only then does a rename put the new file in place. Lines that are not JSON
  * are carried over verbatim at their place (pi drops them); a torn last line is left out of the new
- * file but stays in the backup, which is then kept.
+ * file but stays in the backup, which is then kept. v1 entries get `type, id, parentId, timestamp`
+ * as their first keys (see `envelopeFirst`).
  */
 
 export interface MigrationResult {
@@ -73,7 +74,8 @@ export function migrateContent(content: string): MigrationResult {
 
   const out: string[] = [];
   for (const line of lines) {
-    if (line.value) out.push(JSON.stringify(line.value));
+    if (line.value)
+      out.push(JSON.stringify(fromVersion < 2 ? envelopeFirst(line.value) : line.value));
     else if (line.text.trim()) out.push(line.text);
   }
   return {
@@ -82,6 +84,17 @@ export function migrateContent(content: string): MigrationResult {
     tornTailBytes,
     badLines,
   };
+}
+
+/**
+ * The entry with `type, id, parentId, timestamp` as its first keys, the order v3 writers use (pi
+ * itself leaves the new keys last; order means nothing to readers, but this order lets the store
+ * index the migrated file without parsing every line).
+ */
+function envelopeFirst(entry: Json): Json {
+  if (entry.type === 'session' || !('id' in entry)) return entry;
+  const { type, id, parentId, timestamp, ...rest } = entry;
+  return { type, id, parentId, timestamp, ...rest };
 }
 
 function migrateV1ToV2(objects: Json[]): void {

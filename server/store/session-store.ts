@@ -30,7 +30,6 @@ import {
   parseBody,
   recordOfParsed,
   SMALL_LINE_BYTES,
-  type LoadedFile,
   type OpenReport,
 } from './session-loader.js';
 import { migrateContent, writeMigratedFile } from './session-migration.js';
@@ -248,7 +247,7 @@ export class SessionStore {
       // Bodies of the active path come from the bytes in hand; the file takes over afterwards.
       source: bufferSource(loaded.bytes),
       lock,
-      nextLine: countLines(loaded),
+      nextLine: loaded.lineCount + 1,
     });
     store.retainActivePath();
     store.source = migratedInMemory ? bufferSource(loaded.bytes) : fileSource(file);
@@ -708,12 +707,6 @@ export class SessionStore {
 function finalized(index: SessionIndex): SessionIndex {
   index.finalize();
   return index;
-}
-
-function countLines(loaded: LoadedFile): number {
-  let lines = 1;
-  for (let i = 0; i < loaded.validLength; i++) if (loaded.bytes[i] === 0x0a) lines++;
-  return lines;
 }
 
 /** The newest `*.jsonl` in `dir` (by mtime) whose first line is a session header. */

@@ -32,8 +32,15 @@ export function isWhiteSpace(code: number): boolean {
  * long text.
  */
 export function collapseWhiteSpace(text: string, limit: number): string {
-  // Built from char codes so the result is a flat string that holds nothing of `text` (a slice
-  // or a chain of `+=` would keep memory alive for every node of a big tree).
+  return String.fromCharCode(...collapsedCodes(text, limit));
+}
+
+/**
+ * Char codes of the collapsed text, at most `limit` of them. Strings are built from codes so a
+ * preview is one flat string that holds nothing of `text` (a slice or a chain of `+=` would keep
+ * memory alive for every node of a big tree).
+ */
+function collapsedCodes(text: string, limit: number): number[] {
   const codes: number[] = [];
   let pendingSpace = false;
   for (let i = 0; i < text.length && codes.length < limit; i++) {
@@ -49,14 +56,17 @@ export function collapseWhiteSpace(text: string, limit: number): string {
     }
     codes.push(code);
   }
-  return String.fromCharCode(...codes);
+  return codes;
 }
 
 /** Whitespace collapsed, cut to 100 characters (with an ellipsis when cut). */
 export function makePreview(text: string): string {
-  const collapsed = collapseWhiteSpace(text, PREVIEW_LENGTH + 1);
-  if (collapsed.length <= PREVIEW_LENGTH) return collapsed;
-  return `${collapsed.slice(0, PREVIEW_LENGTH - 1)}…`;
+  const codes = collapsedCodes(text, PREVIEW_LENGTH + 1);
+  if (codes.length > PREVIEW_LENGTH) {
+    codes.length = PREVIEW_LENGTH - 1;
+    codes.push(0x2026);
+  }
+  return String.fromCharCode(...codes);
 }
 
 function userContentText(content: UserContent): string {
@@ -96,9 +106,12 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
             if (block.type === 'text') text += (text ? ' ' : '') + block.text;
             else if (block.type === 'toolCall') toolNames.push(block.name);
           }
-          if (!text && toolNames.length > 0) text = toolNames.map((n) => `→ ${n}`).join(' ');
-          if (!text && message.errorMessage) text = message.errorMessage;
-          node.preview = makePreview(text);
+          let preview = makePreview(text);
+          if (!preview && toolNames.length > 0) {
+            preview = makePreview(toolNames.map((n) => `→ ${n}`).join(' '));
+          }
+          if (!preview && message.errorMessage) preview = makePreview(message.errorMessage);
+          node.preview = preview;
           node.toolCalls = toolNames.length;
           if (message.stopReason === 'error' || message.stopReason === 'aborted') {
             node.isError = true;

@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { scanMessageLine } from './fast-scan.js';
+import { nodeOfEntry } from './tree-node.js';
+import { SessionStore } from './session-store.js';
+import { PreviewBuilder } from './preview-builder.js';
+import { makePreview } from './tree-node.js';
+import { randomSession } from './test-support/random-session.js';
+import { copyFixture, useTempDirs } from './test-support/temp-dir.js';
+import type { SessionEntry } from '../../shared/session-entries.js';
+
+const tempDir = useTempDirs();
+
+/** Every line of `file` the scanner accepts must give the node a full parse gives. */
+function expectScanEqualsParse(file: string): number {
+  const bytes = fs.readFileSync(file);
+  let start = bytes.indexOf(0x0a) + 1;
+  let scanned = 0;
+  while (start < bytes.length) {
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const node = scanMessageLine(bytes, start, end);
+    if (node) {
+      const entry = JSON.parse(bytes.toString('utf8', start, end)) as SessionEntry;
+      expect(node).toEqual(nodeOfEntry(entry));
+      scanned++;
+    }
+    start = end + 1;
+  }
+  return scanned;
+}
+
+describe('indexing message lines without JSON.parse', () => {
+  it('gives the same skeleton as a full parse on pi’s files', () => {
+    const dir = tempDir();
+    for (const name of ['v3-rpc-session.jsonl', 'v3-fork.jsonl', 'v1-large-session.jsonl']) {
+      const file = copyFixture(name, dir);
+      SessionStore.open(file).close(); // migrates the v1 file
+      expect(expectScanEqualsParse(file)).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives the same skeleton as a full parse on random sessions', () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    randomSession(store, 11, 200);
+    store.close();
+    expect(expectScanEqualsParse(store.file!)).toBeGreaterThan(100);
+  });
+
+  it('handles escapes, multi-byte characters, long texts and tool-only answers', () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    const texts = [
+      'quote " backslash \\ tab \t newline \n unicode é ü 😀 \u2028 \u00a0 end',
+      `${'😀'.repeat(120)}`,
+      `${' \n\t'.repeat(300)}x${' '.repeat(500)}y`,
+      `\\u0041 literal ${'long words '.repeat(50)}`,
+      '',
+    ];
+    for (const text of texts) {
+      store.appendMessage({ role: 'user', content: text, timestamp: 1 });
+      store.appendMessage({
+        role: 'user',
+        content: [
+          { type: 'text', text },
+          { type: 'text', text },
+        ],
+        timestamp: 1,
+      });
+      store.appendMessage({
+        role: 'assistant',
+        content: text
+          ? [
+              { type: 'thinking', thinking: text },
+              { type: 'text', text },
+            ]
+          : [{ type: 'toolCall', id: 'c', name: 'bash', arguments: { text: 'x' } }],
+        api: 'a',
+        provider: 'p',
+        model: 'm',
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        stopReason: text ? 'stop' : 'error',
+        errorMessage: 'boom',
+        timestamp: 1,
+      });
+      store.appendMessage({
+        role: 'toolResult',
+        toolCallId: 'c',
+        toolName: 'bash',
+        content: [
+          { type: 'text', text },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+        details: { isError: true },
+        isError: false,
+        timestamp: 1,
+      });
+      store.appendMessage({
+        role: 'bashExecution',
+        command: text,
+        output: text,
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        timestamp: 1,
+      });
+    }
+    store.appendMessage({ role: 'user', content: 'last', timestamp: 1 });
+    store.close();
+    expect(expectScanEqualsParse(store.file!)).toBeGreaterThan(15);
+  });
+
+  it('refuses lines in another key order or cut short, leaving them to the parser', () => {
+    const line = Buffer.from(
+      '{"id":"aaaaaaaa","type":"message","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","timestamp":1}}',
+    );
+    expect(scanMessageLine(line, 0, line.length)).toBeUndefined();
+    const cut = Buffer.from(
+      '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"t","message":{"role":"user","content":"x',
+    );
+    expect(scanMessageLine(cut, 0, cut.length)).toBeUndefined();
+  });
+
+  it('builds previews from JSON string bytes exactly as makePreview does', () => {
+    for (const text of [
+      '  a  b  ',
+      'x'.repeat(100),
+      'x'.repeat(101),
+      `${'y '.repeat(60)}`,
+      '\u3000lead',
+    ]) {
+      const builder = new PreviewBuilder();
+      const json = Buffer.from(JSON.stringify(text));
+      builder.pushJsonString(json, 1, json.length);
+      expect(builder.toString()).toBe(makePreview(text));
+    }
+  });
+});
