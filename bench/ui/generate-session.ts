@@ -14,7 +14,7 @@ export interface GeneratedSession {
   sessionId: string;
   entries: number;
   /** Ids and texts of the last prompts on the main line (newest last), for clicks. */
-  recentPrompts: { id: string; text: string; parentId: string }[];
+  recentPrompts: { id: string; text: string; parentId: string; answerId: string }[];
   leafId: string;
 }
 
@@ -59,7 +59,7 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
     count++;
     return id;
   };
-  const prompts: { id: string; text: string; parentId: string }[] = [];
+  const prompts: { id: string; text: string; parentId: string; answerId: string }[] = [];
   const turn = (parentId: string, n: number, track: boolean): string => {
     const text = `Task ${n}: update module ${n % 97} and run its tests`;
     const user = append(
@@ -69,7 +69,7 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
       },
       parentId,
     );
-    if (track) prompts.push({ id: user, text, parentId });
+
     const callId = `call_${n}`;
     const call = append(
       {
@@ -95,6 +95,7 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
       },
       user,
     );
+    if (track) prompts.push({ id: user, text, parentId, answerId: call });
     const result = append(
       {
         type: 'message',

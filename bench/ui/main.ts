@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import fs from 'node:fs';
 import { chromium } from '@playwright/test';
+import WebSocket from 'ws';
 import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
 import { generateSession } from './generate-session.js';
 
@@ -12,7 +13,28 @@ import { generateSession } from './generate-session.js';
 
 const ENTRIES = Number(process.env.BENCH_UI_ENTRIES ?? 10_000);
 const LOADS = 5;
-const CLICKS = 20;
+const CLICKS = 8;
+
+/** Moves the session's leaf back over the protocol, as another client would. */
+async function moveLeaf(baseUrl: string, sessionId: string, targetId: string): Promise<void> {
+  const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/api/ws`, { origin: baseUrl });
+  await new Promise<void>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('open', () => {
+      socket.send(JSON.stringify({ type: 'hello', protocolVersion: 1 }));
+      socket.send(JSON.stringify({ type: 'subscribe', id: 's', sessionId }));
+      socket.send(JSON.stringify({ type: 'navigate_tree', id: 'n', sessionId, targetId }));
+    });
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { type: string; id?: string; ok?: boolean };
+      if (frame.type === 'response' && frame.id === 'n') {
+        socket.close();
+        if (frame.ok) resolve();
+        else reject(new Error(`navigate_tree failed: ${String(data)}`));
+      }
+    });
+  });
+}
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -55,58 +77,55 @@ async function main(): Promise<void> {
         timeout: 30_000,
       });
       paints.push(
-        await page.evaluate(
-          () =>
-            new Promise<number>((resolve) =>
-              requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))),
-            ),
-        ),
+        (await page.evaluate(
+          'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))))',
+        )) as number,
       );
     }
     console.log(`first painted graph (navigation start → leaf node painted): ${fmt(paints)}`);
 
     const clicks: number[] = [];
-    const [a, b] = session.recentPrompts.slice(-2);
-    if (!a || !b) throw new Error('not enough prompts');
+    // Click the newest prompt (the leaf moves to its parent, its text fills the editor). Each
+    // click starts from a fresh page on the original leaf: the previous click is undone first.
+    const target = session.recentPrompts.at(-1);
+    if (!target) throw new Error('no prompt in the generated session');
+    const leafSelector = `[aria-label="Session tree"] [data-entry-id="${session.leafId}"]`;
     for (let i = 0; i < CLICKS; i++) {
-      const target = i % 2 === 0 ? b : a;
       const selector = `[aria-label="Session tree"] [data-entry-id="${target.id}"]`;
+      if (i > 0) {
+        await moveLeaf(server.url, session.sessionId, session.leafId);
+        await page.goto(url);
+        await page.waitForSelector(leafSelector);
+      }
       await page.waitForSelector(selector);
-      await page.locator(selector).scrollIntoViewIfNeeded();
-      const ms = await page.evaluate(
-        ({ selector, parentId, text }) =>
-          new Promise<number>((resolve, reject) => {
-            const editor = document.querySelector<HTMLTextAreaElement>(
-              'textarea[aria-label="Message"]',
-            )!;
-            const node = document.querySelector<HTMLElement>(selector)!;
-            const started = performance.now();
-            const check = (): boolean => {
-              const leaf = document.querySelector(
-                '[aria-label="Session tree"] [aria-current="true"]',
-              );
-              return leaf?.getAttribute('data-entry-id') === parentId && editor.value === text;
-            };
-            const observer = new MutationObserver(() => {
-              if (check()) {
-                observer.disconnect();
-                resolve(performance.now() - started);
-              }
-            });
-            observer.observe(document.body, {
-              subtree: true,
-              attributes: true,
-              childList: true,
-              characterData: true,
-            });
-            setTimeout(() => {
+      await page.getByRole('textbox', { name: 'Message' }).fill('');
+      // A string, not a function: the TypeScript runner would wrap a function in helpers the
+      // page does not have.
+      const ms = (await page.evaluate(
+        `new Promise((resolve, reject) => {
+          const editor = document.querySelector('textarea[aria-label="Message"]');
+          const node = document.querySelector(${JSON.stringify(selector)});
+          const parentId = ${JSON.stringify(target.parentId)};
+          const text = ${JSON.stringify(target.text)};
+          const started = performance.now();
+          const done = () => {
+            const leaf = document.querySelector('[aria-label="Session tree"] [aria-current="true"]');
+            return leaf && leaf.getAttribute('data-entry-id') === parentId && editor.value === text;
+          };
+          const observer = new MutationObserver(() => {
+            if (done()) {
               observer.disconnect();
-              reject(new Error('the leaf did not move within 10 s'));
-            }, 10_000);
-            node.click();
-          }),
-        { selector, parentId: target.parentId, text: target.text },
-      );
+              resolve(performance.now() - started);
+            }
+          });
+          observer.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+          setTimeout(() => {
+            observer.disconnect();
+            reject(new Error('the leaf did not move within 10 s'));
+          }, 10000);
+          node.click();
+        })`,
+      )) as number;
       clicks.push(ms);
     }
     console.log(`click on a prompt → leaf moved and editor filled: ${fmt(clicks)}`);
