@@ -3,7 +3,8 @@
  *   measure.ts pi|arbor FILE       open + context (+ skeleton for Arbor), prints one JSON line
  *   measure.ts extras FILE         Arbor's leaf-move context, append latency, skeleton size
  * Peak memory is VmHWM after resetting it at the baseline (/proc/self/clear_refs), minus the
- * baseline RSS: the memory the operation itself added.
+ * baseline RSS: the memory the operation itself added. Retained is heap + buffers after a full
+ * GC, minus the same at the baseline: what stays in memory while the session is open.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +32,12 @@ function resetPeak(): void {
 
 const MB = 1024 * 1024;
 
+/** JavaScript heap plus buffers: what the process holds on to (RSS does not shrink after GC). */
+function heapBytes(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -43,6 +50,7 @@ function percentile(values: number[], p: number): number {
 if (which === 'pi' || which === 'arbor') {
   gc();
   const baseline = status('VmRSS');
+  const heapBaseline = heapBytes();
   resetPeak();
   const start = performance.now();
   let messages: number;
@@ -62,7 +70,7 @@ if (which === 'pi' || which === 'arbor') {
   const ms = performance.now() - start;
   const peak = status('VmHWM') - baseline;
   gc();
-  const retained = status('VmRSS') - baseline;
+  const retained = heapBytes() - heapBaseline;
   process.stdout.write(
     `${JSON.stringify({ which, ms, peakMB: peak / MB, retainedMB: retained / MB, messages })}\n`,
   );
@@ -77,16 +85,43 @@ if (which === 'pi' || which === 'arbor') {
     const skeleton = JSON.stringify(tree);
     const gzipped = zlib.gzipSync(skeleton).length;
 
-    // Leaf moves between user messages far apart in the tree, each followed by the context.
+    // Leaf moves as a user makes them: back to earlier prompts of the active path (editing and
+    // re-running), and between the tips of the branches seen so far.
+    const activePath = store.getBranch();
+    const earlier = activePath.filter((e) => e.type === 'message' && e.message.role === 'user');
+    const nearMoves: number[] = [];
+    const tips: string[] = [store.getLeafId()!];
+    for (let i = 0; i < 40; i++) {
+      const target = earlier[earlier.length - 1 - ((i * 3) % Math.min(earlier.length, 60))]!;
+      const t = performance.now();
+      store.branch(target.parentId!);
+      store.buildSessionContext();
+      nearMoves.push(performance.now() - t);
+      if (i % 4 === 0) {
+        store.appendMessage({
+          role: 'user',
+          content: [{ type: 'text', text: `edit ${i}` }],
+          timestamp: Date.now(),
+        });
+        tips.push(store.getLeafId()!);
+      }
+      const tip = tips[i % tips.length]!;
+      const s = performance.now();
+      store.branch(tip);
+      store.buildSessionContext();
+      nearMoves.push(performance.now() - s);
+    }
+    // Worst case: jumps to user messages anywhere in the tree, each on a branch not read before.
     const users = tree.filter((n) => n.role === 'user');
-    const moves: number[] = [];
+    const farMoves: number[] = [];
     for (let i = 0; i < 40; i++) {
       const target = users[(i * 7919) % users.length]!;
       const t = performance.now();
       store.branch(target.id);
       store.buildSessionContext();
-      moves.push(performance.now() - t);
+      farMoves.push(performance.now() - t);
     }
+    const moves = nearMoves;
 
     // Appends of realistic entries without fsync, then the cost of one fsync.
     const appends: number[] = [];
@@ -118,6 +153,8 @@ if (which === 'pi' || which === 'arbor') {
         skeletonGzipMB: gzipped / MB,
         leafMoveMedianMs: median(moves),
         leafMoveP99Ms: percentile(moves, 0.99),
+        farMoveMedianMs: median(farMoves),
+        farMoveP99Ms: percentile(farMoves, 0.99),
         appendMedianMs: median(appends),
         appendP99Ms: percentile(appends, 0.99),
         fsyncMedianMs: median(fsyncs),

@@ -18,35 +18,77 @@ export interface PathItem {
   role?: string;
 }
 
+/** Which path elements make the context: decided from the skeleton and the compaction's body. */
+export interface ContextPlan<T> {
+  /** The last thinking_level_change on the path. */
+  thinking?: T;
+  /** The last model_change or assistant message on the path. */
+  model?: T;
+  /** The last compaction on the path (already read). */
+  compaction?: CompactionEntry;
+  /** The elements whose messages are emitted, in order. */
+  emitted: T[];
+}
+
 export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: 'off', model: null };
 }
 
-/**
- * The context for a root-first `path`. `load` returns the body of a path item, or undefined when
- * the line is not a usable entry (then it contributes nothing, as an unknown type in pi).
- */
-export function contextFromPath<T extends PathItem>(
+/** True for entry types that put a message in the context. */
+export function emitsMessage(type: string): boolean {
+  return type === 'message' || type === 'custom_message' || type === 'branch_summary';
+}
+
+/** pi's plan for a root-first `path`. */
+export function planFromPath<T extends PathItem>(
   path: readonly T[],
   load: (item: T) => SessionEntry | undefined,
-): SessionContext {
-  let thinkingIndex = -1;
-  let modelIndex = -1;
+): ContextPlan<T> {
+  let thinking: T | undefined;
+  let model: T | undefined;
   let compactionIndex = -1;
   for (let i = 0; i < path.length; i++) {
     const item = path[i]!;
-    if (item.type === 'thinking_level_change') thinkingIndex = i;
-    else if (item.type === 'model_change') modelIndex = i;
-    else if (item.type === 'message' && item.role === 'assistant') modelIndex = i;
+    if (item.type === 'thinking_level_change') thinking = item;
+    else if (item.type === 'model_change') model = item;
+    else if (item.type === 'message' && item.role === 'assistant') model = item;
     else if (item.type === 'compaction') compactionIndex = i;
   }
+  const emitted: T[] = [];
+  const found = compactionIndex >= 0 ? load(path[compactionIndex]!) : undefined;
+  const compaction = found?.type === 'compaction' ? found : undefined;
+  if (compaction) {
+    let kept = false;
+    for (let i = 0; i < compactionIndex; i++) {
+      const item = path[i]!;
+      if (item.id === compaction.firstKeptEntryId) kept = true;
+      if (kept && emitsMessage(item.type)) emitted.push(item);
+    }
+    for (let i = compactionIndex + 1; i < path.length; i++) {
+      if (emitsMessage(path[i]!.type)) emitted.push(path[i]!);
+    }
+  } else {
+    for (const item of path) if (emitsMessage(item.type)) emitted.push(item);
+  }
+  return { thinking, model, compaction, emitted };
+}
 
+/**
+ * The context a plan describes. `load` returns the body of an element, or undefined when the line
+ * is not a usable entry (then it contributes nothing, as an unknown type in pi). `prefetch` hears
+ * of every emitted element before the first is loaded.
+ */
+export function contextFromPlan<T>(
+  plan: ContextPlan<T>,
+  load: (item: T) => SessionEntry | undefined,
+  prefetch?: (items: T[]) => void,
+): SessionContext {
   let thinkingLevel = 'off';
-  const thinkingEntry = thinkingIndex >= 0 ? load(path[thinkingIndex]!) : undefined;
+  const thinkingEntry = plan.thinking ? load(plan.thinking) : undefined;
   if (thinkingEntry?.type === 'thinking_level_change') thinkingLevel = thinkingEntry.thinkingLevel;
 
   let model: SessionContext['model'] = null;
-  const modelEntry = modelIndex >= 0 ? load(path[modelIndex]!) : undefined;
+  const modelEntry = plan.model ? load(plan.model) : undefined;
   if (modelEntry?.type === 'model_change') {
     model = { provider: modelEntry.provider, modelId: modelEntry.modelId };
   } else if (modelEntry?.type === 'message' && modelEntry.message.role === 'assistant') {
@@ -54,27 +96,22 @@ export function contextFromPath<T extends PathItem>(
   }
 
   const messages: AgentMessage[] = [];
-  const emit = (item: T): void => {
-    if (item.type !== 'message' && item.type !== 'custom_message' && item.type !== 'branch_summary')
-      return;
+  if (plan.compaction) messages.push(compactionSummaryMessage(plan.compaction));
+  prefetch?.(plan.emitted);
+  for (const item of plan.emitted) {
     const entry = load(item);
     if (entry) pushEntryMessage(messages, entry);
-  };
-
-  const compaction = compactionIndex >= 0 ? load(path[compactionIndex]!) : undefined;
-  if (compaction?.type === 'compaction') {
-    messages.push(compactionSummaryMessage(compaction));
-    let kept = false;
-    for (let i = 0; i < compactionIndex; i++) {
-      const item = path[i]!;
-      if (item.id === compaction.firstKeptEntryId) kept = true;
-      if (kept) emit(item);
-    }
-    for (let i = compactionIndex + 1; i < path.length; i++) emit(path[i]!);
-  } else {
-    for (const item of path) emit(item);
   }
   return { messages, thinkingLevel, model };
+}
+
+/** pi's context for a root-first `path`. */
+export function contextFromPath<T extends PathItem>(
+  path: readonly T[],
+  load: (item: T) => SessionEntry | undefined,
+  prefetch?: (items: T[]) => void,
+): SessionContext {
+  return contextFromPlan(planFromPath(path, load), load, prefetch);
 }
 
 function isoToMillis(timestamp: string): number {

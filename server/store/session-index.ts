@@ -29,7 +29,24 @@ export interface EntryRecord {
   usable: boolean;
   /** A leaf marker: kept in the file, hidden from the tree. */
   readonly marker: boolean;
+  /**
+   * Ancestry, filled in by `SessionIndex.ancestry` (depth -1 until then): the depth and the
+   * nearest thinking change, model source and compaction at or above this entry. With these a
+   * context is built from the entries it contains, not from the whole path to the root.
+   */
+  depth: number;
+  thinking: EntryRecord | undefined;
+  model: EntryRecord | undefined;
+  compaction: EntryRecord | undefined;
 }
+
+/** The ancestry fields of a record not yet placed. */
+export const NO_ANCESTRY = {
+  depth: -1,
+  thinking: undefined,
+  model: undefined,
+  compaction: undefined,
+};
 
 export interface LabelState {
   label: string;
@@ -102,6 +119,33 @@ export class SessionIndex {
       parentId = parent.parentId;
     }
     return null;
+  }
+
+  /** Fills in the ancestry of `record` and of its ancestors that lack it. */
+  ancestry(record: EntryRecord): EntryRecord {
+    if (record.depth >= 0) return record;
+    const chain: EntryRecord[] = [];
+    const seen = new Set<string>();
+    let current: EntryRecord | undefined = record;
+    while (current && current.depth < 0 && !seen.has(current.id)) {
+      seen.add(current.id);
+      chain.push(current);
+      current = current.parentId === null ? undefined : this.byId.get(current.parentId);
+    }
+    // A cycle (current already seen) counts as reaching a root.
+    let parent = current && current.depth >= 0 ? current : undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const r = chain[i]!;
+      r.depth = parent ? parent.depth + 1 : 0;
+      r.thinking = r.type === 'thinking_level_change' ? r : parent?.thinking;
+      r.model =
+        r.type === 'model_change' || (r.type === 'message' && r.role === 'assistant')
+          ? r
+          : parent?.model;
+      r.compaction = r.type === 'compaction' ? r : parent?.compaction;
+      parent = r;
+    }
+    return record;
   }
 
   applyLabel(targetId: string, label: string | undefined, timestamp: string): void {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { SessionEntry, SessionHeader } from '../../shared/session-entries.js';
 import { classifyValue, parseLine, type ParsedLine } from './session-lines.js';
-import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
+import { LEAF_MARKER_TYPE, NO_ANCESTRY, SessionIndex, type EntryRecord } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
 import { scanMessageLine } from './fast-scan.js';
 
@@ -109,6 +109,7 @@ export function recordOfParsed(
         length,
         usable: true,
         marker,
+        ...NO_ANCESTRY,
       },
     };
   }
@@ -125,6 +126,7 @@ export function recordOfParsed(
         length,
         usable: false,
         marker: false,
+        ...NO_ANCESTRY,
       },
     };
   }
@@ -196,6 +198,7 @@ export function loadSessionBytes(
           length: end - start,
           usable: true,
           marker: false,
+          ...NO_ANCESTRY,
         });
         start = end + 1;
         continue;

@@ -20,7 +20,13 @@ import type {
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { branchedContent, newHeader, userMessageText, type PathLine } from './session-branching.js';
-import { contextFromPath, emptyContext } from './session-context.js';
+import {
+  contextFromPlan,
+  emitsMessage,
+  planFromPath,
+  type ContextPlan,
+} from './session-context.js';
+import { emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
 import { serializeLine } from './session-lines.js';
 import {
@@ -60,27 +66,34 @@ export interface OpenOptions {
 /** Where bodies that are not in memory are read from. */
 interface BodySource {
   read(offset: number, length: number): string;
+  readBytes(offset: number, length: number): Buffer;
   close(): void;
 }
 
 function bufferSource(bytes: Buffer): BodySource {
-  return { read: (offset, length) => bytes.toString('utf8', offset, offset + length), close() {} };
+  return {
+    read: (offset, length) => bytes.toString('utf8', offset, offset + length),
+    readBytes: (offset, length) => bytes.subarray(offset, offset + length),
+    close() {},
+  };
 }
 
 function fileSource(file: string): BodySource {
   const fd = fs.openSync(file, 'r');
   let open = true;
+  const readBytes = (offset: number, length: number): Buffer => {
+    const buffer = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(fd, buffer, done, length - done, offset + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return buffer.subarray(0, done);
+  };
   return {
-    read(offset, length) {
-      const buffer = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) {
-        const n = fs.readSync(fd, buffer, done, length - done, offset + done);
-        if (n === 0) break;
-        done += n;
-      }
-      return buffer.toString('utf8', 0, done);
-    },
+    read: (offset, length) => readBytes(offset, length).toString('utf8'),
+    readBytes,
     close() {
       if (open) fs.closeSync(fd);
       open = false;
@@ -110,6 +123,12 @@ export class SessionStore {
   private readonly bodies: Map<string, SessionEntry>;
   /** Large bodies held because they are on the active path. */
   private readonly retained = new Set<string>();
+  /**
+   * Bodies read recently but not on the active path, least recently used first, up to
+   * RECENT_BODY_BYTES of line bytes: moving the leaf back and forth does not re-read them.
+   */
+  private readonly recent = new Map<string, { entry: SessionEntry; bytes: number }>();
+  private recentBytes = 0;
   private readonly writer: SessionWriter | undefined;
   private source: BodySource | undefined;
   private readonly lock: FileLock | undefined;
@@ -293,11 +312,17 @@ export class SessionStore {
   /** Entries from a root to `fromId` (default: the leaf), leaf markers left out. */
   getBranch(fromId?: string | null): SessionEntry[] {
     const start = fromId === undefined ? this.leafId : fromId;
+    const records = this.index.pathTo(start).filter((record) => !record.marker);
+    // Read in few large reads; these bodies are not kept beyond the recent-bodies budget.
     const entries: SessionEntry[] = [];
-    for (const record of this.index.pathTo(start)) {
-      if (record.marker) continue;
-      const entry = this.bodyOf(record, start === this.leafId);
-      if (entry) entries.push(entry);
+    for (let i = 0; i < records.length; i += GET_BRANCH_BATCH) {
+      const batch = records.slice(i, i + GET_BRANCH_BATCH);
+      const read = new Map<string, SessionEntry>();
+      this.prefetch(batch, false, read);
+      for (const record of batch) {
+        const entry = read.get(record.id) ?? this.bodyOf(record, false);
+        if (entry) entries.push(entry);
+      }
     }
     return entries;
   }
@@ -320,7 +345,9 @@ export class SessionStore {
     const start = this.index.byId.has(target) ? target : (this.index.lastId ?? null);
     if (start === null) return emptyContext();
     const retain = target === this.leafId;
-    return contextFromPath(this.index.pathTo(start), (record) => this.bodyOf(record, retain));
+    const load = (record: EntryRecord) => this.bodyOf(record, retain);
+    const plan = this.planAt(start, load);
+    return contextFromPlan(plan, load, (records) => this.prefetch(records, retain));
   }
 
   // ---------------------------------------------------------------- appending
@@ -643,7 +670,9 @@ export class SessionStore {
     this.index.add(indexed.record);
     applyBookkeeping(this.index, entry);
     this.bodies.set(entry.id, entry);
-    if (this.writer && length > SMALL_LINE_BYTES) this.retained.add(entry.id);
+    if (this.writer && (length > SMALL_LINE_BYTES || entry.type === 'message')) {
+      this.retained.add(entry.id);
+    }
     return indexed.record;
   }
 
@@ -665,26 +694,143 @@ export class SessionStore {
   }
 
   /**
-   * The body of `record`: from memory, else read by position. With `retain`, a large body stays in
-   * memory while its entry is on the active path.
+   * The body of `record`: from memory, else read by position. With `retain`, the body stays in
+   * memory while its entry is on the active path; otherwise it joins the recent bodies.
    */
   private bodyOf(record: EntryRecord, retain: boolean): SessionEntry | undefined {
     const cached = this.bodies.get(record.id);
     if (cached) return cached;
+    const recent = this.recent.get(record.id);
+    if (recent) {
+      this.recent.delete(record.id);
+      this.recentBytes -= recent.bytes;
+      if (retain) this.keep(record.id, recent.entry);
+      else this.remember(record.id, recent.entry, recent.bytes);
+      return recent.entry;
+    }
     if (!record.usable || !this.source || record.offset < 0) return undefined;
     const entry = parseBody(this.source.read(record.offset, record.length));
     if (!entry || entry.id !== record.id) {
-      // A large line indexed by its first bytes turned out unreadable: report it now.
+      // A line indexed by its first bytes turned out unreadable: report it now.
       record.usable = false;
       this.openReport.badLines.push(record.line);
       this.openReport.problems.push({ line: record.line, reason: 'unreadable entry body' });
       return undefined;
     }
-    if (retain) {
-      this.bodies.set(record.id, entry);
-      this.retained.add(record.id);
-    }
+    if (retain) this.keep(record.id, entry);
+    else this.remember(record.id, entry, record.length);
     return entry;
+  }
+
+  /**
+   * Reads the bodies of `records` that are not in memory with as few reads as possible: lines
+   * close together in the file (a branch is mostly written in one go) come in one read.
+   */
+  private prefetch(
+    records: EntryRecord[],
+    retain: boolean,
+    into?: Map<string, SessionEntry>,
+  ): void {
+    const source = this.source;
+    if (!source) return;
+    const missing = records
+      .filter((r) => r.usable && r.offset >= 0 && !this.bodies.has(r.id) && !this.recent.has(r.id))
+      .sort((a, b) => a.offset - b.offset);
+    let i = 0;
+    while (i < missing.length) {
+      const first = missing[i]!;
+      let j = i;
+      let end = first.offset + first.length;
+      while (j + 1 < missing.length) {
+        const next = missing[j + 1]!;
+        if (
+          next.offset - end > PREFETCH_GAP_BYTES ||
+          next.offset + next.length - first.offset > PREFETCH_MAX_BYTES
+        )
+          break;
+        j++;
+        end = Math.max(end, next.offset + next.length);
+      }
+      const chunk = source.readBytes(first.offset, end - first.offset);
+      for (let k = i; k <= j; k++) {
+        const record = missing[k]!;
+        const at = record.offset - first.offset;
+        const entry = parseBody(chunk.toString('utf8', at, at + record.length));
+        if (!entry || entry.id !== record.id) continue; // bodyOf reports it
+        into?.set(record.id, entry);
+        if (retain) this.keep(record.id, entry);
+        else this.remember(record.id, entry, record.length);
+      }
+      i = j + 1;
+    }
+  }
+
+  private keep(id: string, entry: SessionEntry): void {
+    this.bodies.set(id, entry);
+    this.retained.add(id);
+  }
+
+  private remember(id: string, entry: SessionEntry, bytes: number): void {
+    this.recent.set(id, { entry, bytes });
+    this.recentBytes += bytes;
+    for (const [oldId, old] of this.recent) {
+      if (this.recentBytes <= RECENT_BODY_BYTES) break;
+      this.recent.delete(oldId);
+      this.recentBytes -= old.bytes;
+    }
+  }
+
+  /**
+   * pi's plan for the context at `leafId`, found from the entries the context contains: the
+   * ancestry gives the last compaction, thinking change and model source, so only the stretch
+   * from the compaction's first kept entry to the leaf is walked, not the path to the root.
+   */
+  private planAt(
+    leafId: string,
+    load: (record: EntryRecord) => SessionEntry | undefined,
+  ): ContextPlan<EntryRecord> {
+    const leaf = this.index.byId.get(leafId);
+    const byPath = () => planFromPath(this.index.pathTo(leafId), load);
+    // Duplicate ids make "the parent" ambiguous; the plain walk follows pi exactly there.
+    if (!leaf || this.index.duplicateIds.length > 0) return byPath();
+    this.index.ancestry(leaf);
+    const compactionRecord = leaf.compaction;
+    const compactionBody = compactionRecord ? load(compactionRecord) : undefined;
+    if (compactionRecord && compactionBody?.type !== 'compaction') return byPath();
+    const compaction = compactionBody?.type === 'compaction' ? compactionBody : undefined;
+
+    const after: EntryRecord[] = [];
+    for (let r: EntryRecord | undefined = leaf; r && r !== compactionRecord;) {
+      if (emitsMessage(r.type)) after.push(r);
+      r = this.parentOf(r);
+    }
+    after.reverse();
+    const before: EntryRecord[] = [];
+    if (compactionRecord && compaction) {
+      let found = false;
+      for (let r = this.parentOf(compactionRecord); r; r = this.parentOf(r)) {
+        if (emitsMessage(r.type)) before.push(r);
+        if (r.id === compaction.firstKeptEntryId) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) before.length = 0;
+      before.reverse();
+    }
+    return {
+      thinking: leaf.thinking,
+      model: leaf.model,
+      compaction,
+      emitted: before.length ? [...before, ...after] : after,
+    };
+  }
+
+  /** The parent record by `parentId` as written (undefined at a root, a gap or a cycle). */
+  private parentOf(record: EntryRecord): EntryRecord | undefined {
+    if (record.parentId === null) return undefined;
+    const parent = this.index.byId.get(record.parentId);
+    return parent && parent.depth >= 0 && parent.depth < record.depth ? parent : undefined;
   }
 
   /** Reads the bodies the active context needs, so they stay in memory. */
@@ -692,17 +838,44 @@ export class SessionStore {
     this.buildSessionContext();
   }
 
-  /** Drops large bodies that are no longer on the active path. */
+  /** Moves bodies that are no longer on the active path to the recent ones. */
   private releaseOffPath(): void {
     if (this.retained.size === 0) return;
-    const onPath = new Set(this.index.pathTo(this.leafId).map((record) => record.id));
+    // Only the part of the new path as deep as the shallowest retained entry can hold them.
+    let shallowest = Infinity;
+    for (const id of this.retained) {
+      const record = this.index.byId.get(id);
+      if (record) shallowest = Math.min(shallowest, this.index.ancestry(record).depth);
+    }
+    const onPath = new Set<string>();
+    const leaf = this.leafId === null ? undefined : this.index.byId.get(this.leafId);
+    for (
+      let r = leaf && this.index.ancestry(leaf);
+      r && r.depth >= shallowest;
+      r = this.parentOf(r)
+    ) {
+      onPath.add(r.id);
+    }
     for (const id of this.retained) {
       if (onPath.has(id)) continue;
       this.retained.delete(id);
+      const entry = this.bodies.get(id);
       this.bodies.delete(id);
+      const record = this.index.byId.get(id);
+      if (entry && record) this.remember(id, entry, Math.max(record.length, 0));
     }
   }
 }
+
+/** getBranch reads bodies in batches of this many entries. */
+const GET_BRANCH_BATCH = 512;
+
+/** Lines at most this far apart are read together when several bodies are needed. */
+const PREFETCH_GAP_BYTES = 256 * 1024;
+const PREFETCH_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Budget of the recent-bodies cache, in bytes of JSON lines. */
+const RECENT_BODY_BYTES = 32 * 1024 * 1024;
 
 function finalized(index: SessionIndex): SessionIndex {
   index.finalize();
