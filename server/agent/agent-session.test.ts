@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage, AssistantMessage, ToolCall } from '../../shared/messages.js';
 import { SessionStore } from '../store/session-store.js';
-import { SessionBusyError } from './agent-session.js';
+import { SessionBusyError } from './session-errors.js';
 import { toProviderMessages } from './convert-to-llm.js';
 import { eventTrace, startHarness, type Harness } from './test-support/session-harness.js';
 

@@ -4,16 +4,16 @@ import type {
   CompactionReason,
   CompactionResult,
 } from '../../shared/agent-events.js';
-import type { AgentMessage, ImageContent, UserMessage } from '../../shared/messages.js';
+import type { AgentMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import { isContextOverflow } from '../models/context-overflow.js';
+import { isOverflowFrom } from '../models/context-overflow.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import type { AnyAgentTool, StreamFn } from './agent-types.js';
+import { BackgroundSync } from './background-sync.js';
 import {
   createCompleteFn,
-  NotSupportedError,
   runContextSteps,
   type CompactionContext,
   type Compactor,
@@ -21,29 +21,26 @@ import {
 } from './context-transforms.js';
 import { resolveNavigation } from './navigation.js';
 import type { RetrySettings } from './retry-policy.js';
+import {
+  InvalidRequestError,
+  NotSupportedError,
+  SessionBusyError,
+  UnknownModelError,
+} from './session-errors.js';
 import { contextUsage, pathCost, type ContextUsage } from './session-metrics.js';
+import { PromptQueues, userMessage, type QueueTexts } from './prompt-queues.js';
 
 /*
  * The product layer around the agent loop: one session tree (the store), one run at a time, any
  * number of listeners. Every agent event goes to listeners first and is then persisted (at
  * message_end), so listeners see `message_end` followed by the store's `entry_appended`. After
- * every run, leaf move and compaction the agent's context is rebuilt from the store.
+ * every run, leaf move and compaction the agent's context is rebuilt from the store. Appends are
+ * made durable at every turn end and before a run, leaf move or compaction is reported done, by an
+ * fsync off the event loop (see BackgroundSync).
  */
 
-export class SessionBusyError extends Error {
-  readonly code = 'session_busy';
-  constructor(message = 'The session is running; wait for it to finish or abort it first') {
-    super(message);
-  }
-}
-
-export class UnknownModelError extends Error {
-  readonly code = 'unknown_model';
-}
-
-export class InvalidRequestError extends Error {
-  readonly code = 'invalid_request';
-}
+const OVERFLOW_RETRY_FAILED =
+  'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
 
 export type AgentSessionState = {
   isStreaming: boolean;
@@ -84,19 +81,6 @@ export interface AgentSessionDeps {
   compactionSettings?: unknown;
 }
 
-interface Queued {
-  text: string;
-  message: UserMessage;
-}
-
-function userMessage(text: string, images?: ImageContent[]): UserMessage {
-  return {
-    role: 'user',
-    content: [{ type: 'text', text }, ...(images ?? [])],
-    timestamp: Date.now(),
-  };
-}
-
 export class AgentSession {
   readonly store: SessionStore;
   private readonly catalog: ModelCatalog;
@@ -106,12 +90,16 @@ export class AgentSession {
   private messages: AgentMessage[];
   private model: ModelInfo;
   private thinkingLevel: string;
-  private steering: Queued[] = [];
-  private followUps: Queued[] = [];
+  private readonly queues = new PromptQueues((texts) =>
+    this.emit({ type: 'queue_update', ...texts }),
+  );
   private run: Promise<void> | undefined;
   private controller: AbortController | undefined;
   private compacting = false;
+  /** Set from the call of a manual compaction until it ends (it first waits for a run to stop). */
+  private manualCompaction: Promise<CompactionResult> | undefined;
   private disposed = false;
+  private readonly syncer: BackgroundSync;
 
   constructor(deps: AgentSessionDeps) {
     this.deps = deps;
@@ -120,6 +108,7 @@ export class AgentSession {
     this.model = deps.model;
     this.thinkingLevel = deps.thinkingLevel;
     this.messages = this.store.buildSessionContext().messages;
+    this.syncer = new BackgroundSync(this.store);
     this.unsubscribeStore = this.store.onChange((change) => this.emit(change));
   }
 
@@ -137,25 +126,16 @@ export class AgentSession {
 
   /** Delivered after the current tool batch, before the next model call. */
   steer(text: string, images?: ImageContent[]): void {
-    this.steering.push({ text, message: userMessage(text, images) });
-    this.emitQueue();
+    this.queues.push('steering', text, images);
   }
 
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
-    this.followUps.push({ text, message: userMessage(text, images) });
-    this.emitQueue();
+    this.queues.push('followUp', text, images);
   }
 
-  clearQueue(): { steering: string[]; followUp: string[] } {
-    const cleared = {
-      steering: this.steering.map((q) => q.text),
-      followUp: this.followUps.map((q) => q.text),
-    };
-    this.steering = [];
-    this.followUps = [];
-    this.emitQueue();
-    return cleared;
+  clearQueue(): QueueTexts {
+    return this.queues.clear();
   }
 
   /** Stops the run at once (HTTP request and tool processes) and waits until it has ended. */
@@ -211,7 +191,7 @@ export class AgentSession {
       if (opts.label && targetId !== null) this.store.appendLabelChange(targetId, opts.label);
     }
     this.rebuildContext();
-    this.store.sync();
+    await this.syncer.flush();
     return {
       cancelled: false,
       ...(plan.editorText !== undefined ? { editorText: plan.editorText } : {}),
@@ -220,21 +200,17 @@ export class AgentSession {
   }
 
   /** Manual compaction: aborts a run first, then asks the compactor. */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
+  compact(customInstructions?: string): Promise<CompactionResult> {
+    if (this.disposed) return Promise.reject(new InvalidRequestError('The session is closed'));
     if (!this.deps.compactor)
-      throw new NotSupportedError('Compaction is not available in this build');
-    if (this.compacting) throw new SessionBusyError('A compaction is already running');
-    await this.abort();
-    // Its own controller, so that abort() also stops a manual compaction.
-    const controller = new AbortController();
-    this.controller = controller;
-    try {
-      const result = await this.runCompaction('manual', customInstructions, false);
-      if (!result.ok) throw result.error;
-      return result.result;
-    } finally {
-      if (this.controller === controller) this.controller = undefined;
-    }
+      return Promise.reject(new NotSupportedError('Compaction is not available in this build'));
+    if (this.compacting || this.manualCompaction)
+      return Promise.reject(new SessionBusyError('A compaction is already running'));
+    const compaction = this.compactNow(customInstructions).finally(() => {
+      this.manualCompaction = undefined;
+    });
+    this.manualCompaction = compaction;
+    return compaction;
   }
 
   setModel(modelId: string): void {
@@ -276,8 +252,7 @@ export class AgentSession {
       isCompacting: this.compacting,
       modelId: this.model.id,
       thinkingLevel: this.thinkingLevel,
-      steering: this.steering.map((q) => q.text),
-      followUp: this.followUps.map((q) => q.text),
+      ...this.queues.texts(),
       leafId: this.store.getLeafId(),
       contextUsage: contextUsage(this.store.getBranch(), this.messages, this.model.contextWindow),
       cost: pathCost(this.store.getBranch()),
@@ -294,13 +269,30 @@ export class AgentSession {
     if (this.disposed) return;
     this.disposed = true;
     await this.abort();
+    await this.manualCompaction?.catch(() => undefined);
     this.unsubscribeStore();
-    this.store.sync();
+    await this.syncer.close();
+    // Closing fsyncs the file.
     this.store.close();
     this.listeners.clear();
   }
 
   // ------------------------------------------------------------------ internals
+
+  private async compactNow(customInstructions: string | undefined): Promise<CompactionResult> {
+    await this.abort();
+    // Its own controller, so that abort() also stops a manual compaction.
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const result = await this.runCompaction('manual', customInstructions, false);
+      if (!result.ok) throw result.error;
+      await this.syncer.flush();
+      return result.result;
+    } finally {
+      if (this.controller === controller) this.controller = undefined;
+    }
+  }
 
   private assertIdle(): void {
     if (this.disposed) throw new InvalidRequestError('The session is closed');
@@ -319,14 +311,6 @@ export class AgentSession {
         // A failing listener must not break the run or the other listeners.
       }
     }
-  }
-
-  private emitQueue(): void {
-    this.emit({
-      type: 'queue_update',
-      steering: this.steering.map((q) => q.text),
-      followUp: this.followUps.map((q) => q.text),
-    });
   }
 
   private execute(prompts: AgentMessage[]): Promise<void> {
@@ -348,8 +332,7 @@ export class AgentSession {
           this.deps.compactor &&
           this.deps.compactor.isEnabled?.(this.store) !== false &&
           !controller.signal.aborted &&
-          isContextOverflow(last, this.model.contextWindow) &&
-          last.stopReason === 'error'
+          isOverflowFrom(last, this.model)
         ) {
           const compacted = await this.runCompaction('overflow', undefined, true);
           if (compacted.ok && !controller.signal.aborted) {
@@ -362,24 +345,20 @@ export class AgentSession {
             );
             // One recovery per prompt: a second overflow stops with a clear error (as pi).
             const again = retried.lastAssistant;
-            if (
-              again?.stopReason === 'error' &&
-              isContextOverflow(again, this.model.contextWindow)
-            ) {
+            if (again && isOverflowFrom(again, this.model)) {
               this.emit({
                 type: 'compaction_end',
                 reason: 'overflow',
                 aborted: false,
                 willRetry: false,
-                errorMessage:
-                  'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.',
+                errorMessage: OVERFLOW_RETRY_FAILED,
               });
             }
           }
         }
       } finally {
-        this.store.sync();
         this.rebuildContext();
+        await this.syncer.flush();
       }
     })();
     this.run = run.finally(() => {
@@ -412,20 +391,10 @@ export class AgentSession {
                 }),
             ]
           : [],
-      getSteeringMessages: () => this.drain('steering'),
-      getFollowUpMessages: () => this.drain('followUp'),
+      getSteeringMessages: () => this.queues.take('steering'),
+      getFollowUpMessages: () => this.queues.take('followUp'),
       retry: this.deps.retry,
     };
-  }
-
-  /** pi's default queue mode, one-at-a-time: one queued message per delivery point. */
-  private drain(kind: 'steering' | 'followUp'): AgentMessage[] {
-    const queue = kind === 'steering' ? this.steering : this.followUps;
-    const next = queue.shift();
-    if (!next) return [];
-    // The queue shrinks just before the message is injected (queue_update, then message_start).
-    this.emitQueue();
-    return [next.message];
   }
 
   private onAgentEvent(event: AgentEvent): void {
@@ -435,7 +404,7 @@ export class AgentSession {
       if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom')
         this.store.appendMessage(event.message);
     } else if (event.type === 'turn_end') {
-      this.store.sync();
+      this.syncer.requestQuietly();
     }
   }
 
@@ -480,12 +449,15 @@ export class AgentSession {
       return { ok: true, result };
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
+      // As pi: an aborted compaction carries no error; a failed manual one says what failed.
+      const aborted = signal.aborted || err.name === 'AbortError';
+      const errorMessage = reason === 'manual' ? `Compaction failed: ${err.message}` : err.message;
       this.emit({
         type: 'compaction_end',
         reason,
-        aborted: signal.aborted,
+        aborted,
         willRetry: false,
-        errorMessage: err.message,
+        ...(aborted ? {} : { errorMessage }),
       });
       return { ok: false, error: err };
     } finally {

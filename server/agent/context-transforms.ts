@@ -112,7 +112,3 @@ export function createCompleteFn(
     }
   };
 }
-
-export class NotSupportedError extends Error {
-  readonly code = 'not_supported';
-}

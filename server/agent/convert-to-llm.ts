@@ -39,7 +39,7 @@ function userText(text: string, timestamp: number): ProviderMessage {
 }
 
 /** pi's `convertToLlm`: every stored role as a role the model understands. */
-export function convertToLlm(messages: AgentMessage[]): ProviderMessage[] {
+export function convertToLlm(messages: readonly AgentMessage[]): ProviderMessage[] {
   const out: ProviderMessage[] = [];
   for (const message of messages) {
     switch (message.role) {
@@ -47,8 +47,7 @@ export function convertToLlm(messages: AgentMessage[]): ProviderMessage[] {
         if (!message.excludeFromContext)
           out.push(userText(bashExecutionToText(message), message.timestamp));
         break;
-      case 'custom':
-      case 'hookMessage': {
+      case 'custom': {
         const content: (TextContent | ImageContent)[] =
           typeof message.content === 'string'
             ? [{ type: 'text', text: message.content }]
@@ -76,6 +75,9 @@ export function convertToLlm(messages: AgentMessage[]): ProviderMessage[] {
       case 'assistant':
       case 'toolResult':
         out.push(message);
+        break;
+      case 'hookMessage':
+        // A v2 role that migration renames to `custom`; pi sends it nowhere.
         break;
     }
   }

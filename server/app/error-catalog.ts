@@ -45,8 +45,9 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   session_locked: 'conflict',
   not_supported: 'unavailable',
   nothing_to_compact: 'invalid_argument',
-  compaction_in_progress: 'session_busy',
+  compaction_aborted: 'conflict',
   compaction_freed_no_room: 'conflict',
+  entry_not_found: 'not_found',
 };
 
 /**

@@ -2,14 +2,6 @@
  * Errors compaction reports to the session and, through it, to the user.
  */
 
-export class CompactionBusyError extends Error {
-  readonly code = 'compaction_in_progress';
-  constructor(what = 'A compaction or branch summary is running') {
-    super(`${what}; wait for it to finish or abort it first.`);
-    this.name = 'CompactionBusyError';
-  }
-}
-
 /** Thrown by the threshold check to stop a turn that compaction cannot help. */
 export class CompactionLoopError extends Error {
   readonly code = 'compaction_freed_no_room';

@@ -1,4 +1,4 @@
-import type { LlmMessage } from './serialize-conversation.js';
+import type { ProviderMessage } from '../agent/agent-types.js';
 import {
   serializeMessage,
   TOOL_RESULT_MAX_CHARS,
@@ -23,7 +23,7 @@ const USER_MESSAGE_SHORT_CHARS = 2000;
 const PER_MESSAGE_OVERHEAD_TOKENS = 8;
 
 export interface FitInput {
-  messages: readonly LlmMessage[];
+  messages: readonly ProviderMessage[];
   systemPrompt: string;
   instructions: string;
   previousSummary?: string;
@@ -90,7 +90,7 @@ function fitPreviousSummary(input: FitInput): string | undefined {
 }
 
 interface MessageSlot {
-  message: LlmMessage;
+  message: ProviderMessage;
   isToolResult: boolean;
   isUser: boolean;
   cap: number;

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionEntrySchema, type SessionEntry } from '../../shared/session-entries.js';
 import { collectEntriesForBranchSummary, prepareBranchEntries } from './branch-summary.js';
-import { isContextOverflow } from './context-overflow.js';
+import { isContextOverflow } from '../models/context-overflow.js';
 import { findCutPoint, isValidCutPoint } from './cut-point.js';
-import { pathContextMessages } from './entry-messages.js';
 import { computeFileLists, formatFileOperations } from './file-operations.js';
 import { prepareCompaction } from './prepare-compaction.js';
-import { serializeConversation, toLlmMessages } from './serialize-conversation.js';
+import { serializeConversation } from './serialize-conversation.js';
+import { convertToLlm } from '../agent/convert-to-llm.js';
+import { buildSessionContextFromEntries } from '../store/session-context.js';
 import { loadPiOracle, type PiOracle } from './test-support/pi-oracle.js';
 import { randomSession, seededRandom } from './test-support/random-sessions.js';
 import {
@@ -62,6 +63,11 @@ function parsed(entries: unknown[]): SessionEntry[] {
   return entries.map((entry) => SessionEntrySchema.parse(entry));
 }
 
+/** The messages a model sees for a root-to-leaf path, as Arbor builds them. */
+function pathContext(path: SessionEntry[]) {
+  return buildSessionContextFromEntries(path, path.at(-1)?.id).messages;
+}
+
 /** Up to `count` leaves of a session: the current one, the last entry, and a spread of others. */
 function leavesOf(manager: PiManager, count = 12): string[] {
   const ids: string[] = manager.getEntries().map((entry: { id: string }) => entry.id);
@@ -101,7 +107,7 @@ describe('compaction arithmetic matches pi 0.73.1', () => {
     for (const { manager } of cases) {
       for (const leaf of leavesOf(manager)) {
         const rawPath = manager.getBranch(leaf);
-        const context = pathContextMessages(parsed(rawPath));
+        const context = pathContext(parsed(rawPath));
         const piContext = pi.sessionManager.buildSessionContext(rawPath).messages;
         expect(context).toEqual(piContext);
         for (const message of context) {
@@ -174,8 +180,8 @@ describe('compaction arithmetic matches pi 0.73.1', () => {
     for (const { manager } of cases) {
       for (const leaf of leavesOf(manager, 4)) {
         const rawPath = manager.getBranch(leaf);
-        const context = pathContextMessages(parsed(rawPath));
-        const llm = toLlmMessages(context);
+        const context = pathContext(parsed(rawPath));
+        const llm = convertToLlm(context);
         expect(llm).toEqual(pi.messages.convertToLlm(context));
         const text = serializeConversation(llm);
         expect(text).toBe(pi.utils.serializeConversation(pi.messages.convertToLlm(context)));

@@ -1,7 +1,8 @@
 import type { AgentMessage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { findCutPoint, findLatestCutPoint } from './cut-point.js';
-import { compactionInputMessage, pathContextMessages } from './entry-messages.js';
+import { buildSessionContextFromEntries } from '../store/session-context.js';
+import { compactionInputMessage } from './entry-messages.js';
 import {
   collectFileOperations,
   createFileOperations,
@@ -65,7 +66,8 @@ export function prepareCompaction(
     boundaryStart = keptIndex >= 0 ? keptIndex : previousIndex + 1;
   }
 
-  const tokensBefore = estimateContextTokens(pathContextMessages(pathEntries)).tokens;
+  const context = buildSessionContextFromEntries(pathEntries, last?.id);
+  const tokensBefore = estimateContextTokens(context.messages).tokens;
   const end = pathEntries.length;
   const cut =
     options.cut === 'latest'

@@ -1,95 +1,15 @@
-import type {
-  AgentMessage,
-  AssistantMessage,
-  BashExecutionMessage,
-  ToolResultMessage,
-  UserMessage,
-} from '../../shared/messages.js';
+import type { UserMessage } from '../../shared/messages.js';
+import type { ProviderMessage } from '../agent/agent-types.js';
 
 /*
  * A conversation as plain text for a summary request. Serialising (instead of replaying the
  * messages) keeps the summarising model from answering the conversation instead of describing it.
- * The format is pi's, so summaries written by either tool read alike.
+ * The format is pi's, so summaries written by either tool read alike. The messages are first
+ * converted as for a provider (`convertToLlm`).
  */
 
 /** Longest tool result kept in a summary request before truncation, as in pi. */
 export const TOOL_RESULT_MAX_CHARS = 2000;
-
-export const COMPACTION_SUMMARY_PREFIX =
-  'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
-export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
-export const BRANCH_SUMMARY_PREFIX =
-  'The following is a summary of a branch that this conversation came back from:\n\n<summary>\n';
-export const BRANCH_SUMMARY_SUFFIX = '</summary>';
-
-/** The three roles a provider sees. */
-export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
-
-/** The text a user-run shell command contributes to a model's context, worded as pi words it. */
-export function bashExecutionText(message: BashExecutionMessage): string {
-  let text = `Ran \`${message.command}\`\n`;
-  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : '(no output)';
-  if (message.cancelled) text += '\n\n(command cancelled)';
-  else if (message.exitCode !== undefined && message.exitCode !== null && message.exitCode !== 0)
-    text += `\n\nCommand exited with code ${message.exitCode}`;
-  if (message.truncated && message.fullOutputPath)
-    text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
-  return text;
-}
-
-/**
- * Messages as a provider sees them: user-run commands, custom messages and summaries become user
- * text; commands excluded from context and unknown roles are dropped.
- */
-export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
-  const out: LlmMessage[] = [];
-  for (const message of messages) {
-    switch (message.role) {
-      case 'user':
-      case 'assistant':
-      case 'toolResult':
-        out.push(message);
-        break;
-      case 'bashExecution':
-        if (!message.excludeFromContext)
-          out.push(userText(bashExecutionText(message), message.timestamp));
-        break;
-      case 'custom':
-        out.push({
-          role: 'user',
-          content:
-            typeof message.content === 'string'
-              ? [{ type: 'text', text: message.content }]
-              : message.content,
-          timestamp: message.timestamp,
-        });
-        break;
-      case 'branchSummary':
-        out.push(
-          userText(
-            BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX,
-            message.timestamp,
-          ),
-        );
-        break;
-      case 'compactionSummary':
-        out.push(
-          userText(
-            COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX,
-            message.timestamp,
-          ),
-        );
-        break;
-      case 'hookMessage':
-        break;
-    }
-  }
-  return out;
-}
-
-function userText(text: string, timestamp: number): UserMessage {
-  return { role: 'user', content: [{ type: 'text', text }], timestamp };
-}
 
 /** Cuts text to `maxChars`, saying how much was left out. */
 export function truncateForSummary(text: string, maxChars: number): string {
@@ -111,7 +31,7 @@ export function userMessageText(message: UserMessage): string {
  * `toolResultMaxChars` caps tool output; 0 replaces it with a note that it was left out.
  */
 export function serializeMessage(
-  message: LlmMessage,
+  message: ProviderMessage,
   toolResultMaxChars: number = TOOL_RESULT_MAX_CHARS,
 ): string[] {
   if (message.role === 'user') {
@@ -149,6 +69,6 @@ export function serializeMessage(
 }
 
 /** The conversation as pi serialises it: one paragraph per part, blank lines between. */
-export function serializeConversation(messages: readonly LlmMessage[]): string {
+export function serializeConversation(messages: readonly ProviderMessage[]): string {
   return messages.flatMap((message) => serializeMessage(message)).join('\n\n');
 }

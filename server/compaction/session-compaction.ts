@@ -2,7 +2,8 @@ import type { CompactionReason, CompactionResult } from '../../shared/agent-even
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { prepareCompaction, type CompactionPreparation } from './prepare-compaction.js';
 import { Summarizer } from './summarizer.js';
-import { SummaryAbortedError, type CompleteFn, type SummaryModelInfo } from './summary-model.js';
+import type { CompleteFn } from '../agent/context-transforms.js';
+import { SummaryAbortedError, type SummaryModelInfo } from './summary-model.js';
 import type { CompactionSettings } from './token-estimates.js';
 
 /*

@@ -1,16 +1,12 @@
 import type { CompactionResult } from '../../shared/agent-events.js';
 import type { AgentMessage } from '../../shared/messages.js';
+import type { CompleteFn, CompletionRequest } from '../agent/context-transforms.js';
+import { convertToLlm } from '../agent/convert-to-llm.js';
 import type { FileOperationsDetails } from '../../shared/session-entries.js';
 import { computeFileLists, formatFileOperations } from './file-operations.js';
 import { fitSummaryRequest, summaryInputBudget } from './fit-summary-request.js';
 import type { CompactionPreparation } from './prepare-compaction.js';
-import { toLlmMessages } from './serialize-conversation.js';
-import {
-  completeText,
-  type CompleteFn,
-  type SummaryCompletionRequest,
-  type SummaryModelInfo,
-} from './summary-model.js';
+import { completeText, type SummaryModelInfo } from './summary-model.js';
 import {
   INITIAL_SUMMARY_INSTRUCTIONS,
   mergeSplitTurnSummaries,
@@ -89,13 +85,13 @@ export class Summarizer {
   ): Promise<string> {
     const maxTokens = this.outputBudget(wantedOutputTokens);
     const fitted = fitSummaryRequest({
-      messages: toLlmMessages(messages),
+      messages: convertToLlm(messages),
       systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
       instructions,
       ...(opts.previousSummary ? { previousSummary: opts.previousSummary } : {}),
       inputBudgetTokens: summaryInputBudget(this.options.model.contextWindow, maxTokens),
     });
-    const request: SummaryCompletionRequest = {
+    const request: CompletionRequest = {
       systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
       messages: [
         {

@@ -1,10 +1,10 @@
-import type { AssistantMessage, UserMessage } from '../../shared/messages.js';
+import type { AssistantMessage } from '../../shared/messages.js';
 import { contentText } from '../../shared/messages.js';
+import type { CompleteFn, CompletionRequest } from '../agent/context-transforms.js';
 
 /*
  * The narrow view of a model that summaries need: its window, how much it may answer, and one
- * call that completes a request. The agent runtime supplies the call (over the openai SDK); tests
- * supply one that talks to the demo model over HTTP.
+ * call that completes a request (the session's `CompleteFn`, over its own stream function).
  */
 
 export interface SummaryModelInfo {
@@ -12,23 +12,6 @@ export interface SummaryModelInfo {
   maxOutputTokens: number;
   reasoning: boolean;
 }
-
-export interface SummaryCompletionRequest {
-  systemPrompt: string;
-  messages: UserMessage[];
-  maxTokens: number;
-  /** A thinking level, set only when the model reasons and the session's level is not "off". */
-  reasoning?: string;
-}
-
-/**
- * Completes one request. Failures may be thrown or returned as an assistant message with
- * `stopReason` "error" or "aborted"; both are handled.
- */
-export type CompleteFn = (
-  request: SummaryCompletionRequest,
-  signal?: AbortSignal,
-) => Promise<AssistantMessage>;
 
 export class SummaryAbortedError extends Error {
   readonly code = 'compaction_aborted';
@@ -48,7 +31,7 @@ export function isAbortError(error: unknown): boolean {
 /** Asks the model and returns its text; throws on error, `SummaryAbortedError` on abort. */
 export async function completeText(
   complete: CompleteFn,
-  request: SummaryCompletionRequest,
+  request: CompletionRequest,
   signal: AbortSignal | undefined,
   failurePrefix: string,
 ): Promise<string> {

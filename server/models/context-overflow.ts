@@ -53,3 +53,20 @@ export function isContextOverflow(message: AssistantMessage, contextWindow?: num
     return true;
   return false;
 }
+
+/**
+ * An overflow the given model reported, as pi decides whether to recover: a failed answer from
+ * that same model (an overflow from a smaller model the session has since left says nothing about
+ * this one) whose error or usage says the context did not fit.
+ */
+export function isOverflowFrom(
+  message: AssistantMessage,
+  model: { provider: string; id: string; contextWindow: number },
+): boolean {
+  return (
+    message.stopReason === 'error' &&
+    message.provider === model.provider &&
+    message.model === model.id &&
+    isContextOverflow(message, model.contextWindow)
+  );
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentSessionEvent } from '../../../shared/agent-events.js';
+import { contentText } from '../../../shared/messages.js';
 import type { AgentSession } from '../../agent/agent-session.js';
 import type { StreamFn } from '../../agent/agent-types.js';
 import { createAgentSession } from '../../agent/create-agent-session.js';
@@ -32,6 +33,8 @@ export interface CompactionHarness {
   store: SessionStore;
   events: AgentSessionEvent[];
   calls: RecordedCall[];
+  /** The text of every summary request, in order (what the summarising model was asked). */
+  summaryPrompts: string[];
   workspace: string;
   demo: RunningDemoModel;
   close(): Promise<void>;
@@ -45,6 +48,8 @@ export async function openCompactionHarness(opts: {
   chunkDelayMs?: number;
   settings?: unknown;
   workspaceSettings?: unknown;
+  /** Writes history into the session file before the session opens it. */
+  seed?: (store: SessionStore) => void;
 }): Promise<CompactionHarness> {
   const demo = await startDemoModel({
     port: 0,
@@ -68,7 +73,12 @@ export async function openCompactionHarness(opts: {
     env: {},
   });
   const calls: RecordedCall[] = [];
+  const summaryPrompts: string[] = [];
   const streamFn: StreamFn = async function* (request) {
+    if (request.tools.length === 0) {
+      const first = request.messages[0];
+      summaryPrompts.push(first?.role === 'user' ? contentText(first.content) : '');
+    }
     const inner = openaiStream(request);
     for (;;) {
       const next = await inner.next();
@@ -86,6 +96,7 @@ export async function openCompactionHarness(opts: {
     }
   };
   const store = SessionStore.create({ cwd: workspace, sessionDir: path.join(root, 'sessions') });
+  opts.seed?.(store);
   const { compactor, contextSteps } = createArborCompaction(opts.settings);
   const session = await createAgentSession({
     workspace,
@@ -107,6 +118,7 @@ export async function openCompactionHarness(opts: {
     store,
     events,
     calls,
+    summaryPrompts,
     workspace,
     demo,
     async close() {
