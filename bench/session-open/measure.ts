@@ -16,8 +16,11 @@ import { SessionStore } from '../../server/store/session-store.js';
 const [which, file] = process.argv.slice(2);
 if (!which || !file) throw new Error('usage: measure.ts pi|arbor|extras FILE');
 
+/** Two full collections: the second frees what the first only finalised. */
 function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  collect?.();
 }
 
 function status(key: 'VmRSS' | 'VmHWM'): number {

@@ -101,6 +101,31 @@ describe('torn and damaged files', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
   });
 
+  it('reports a message line whose body turns out invalid when it is read, and keeps the file', () => {
+    const { file, ids } = sessionWith(2);
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    // Right envelope and key order, but the message lacks its timestamp: only a full read tells.
+    const broken = `{"type":"message","id":"bad00001","parentId":"${ids[1]}","timestamp":"${new Date().toISOString()}","message":{"role":"user","content":"no timestamp here, which the schema requires"}}`;
+    const after = JSON.stringify({
+      type: 'message',
+      id: 'after001',
+      parentId: 'bad00001',
+      timestamp: new Date().toISOString(),
+      message: userMessage('after'),
+    });
+    const content = `${[...lines, broken, after].join('\n')}\n`;
+    fs.writeFileSync(file, content);
+    const store = SessionStore.open(file);
+    expect(store.getNode('bad00001')?.role).toBe('user');
+    // It is on the active path, so opening (which reads the active context) already found it.
+    expect(store.openReport.badLines).toEqual([4]);
+    const roles = store.buildSessionContext().messages.map((m) => m.role);
+    expect(roles).toEqual(['user', 'assistant', 'user']);
+    expect(store.getEntry('bad00001')).toBeUndefined();
+    store.close();
+    expect(fs.readFileSync(file, 'utf8')).toBe(content);
+  });
+
   it('tolerates duplicate headers and orphans, and reports them', () => {
     const { file, ids } = sessionWith(2);
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');

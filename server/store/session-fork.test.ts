@@ -74,6 +74,7 @@ describe('fork', () => {
     expect(() => store.forkFrom(a1, dir)).toThrow(/Only a user message/);
     expect(() => store.forkFrom('nope', dir)).toThrow(/Only a user message/);
     expect(() => store.forkFrom(u2, '../elsewhere')).toThrow(/absolute path/);
+    expect(() => store.cloneTo('relative/dir')).toThrow(/absolute path/);
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'))).toHaveLength(1);
     store.close();
   });

@@ -393,6 +393,20 @@ describe('opening', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(content);
   });
 
+  it('refuses to read bodies from disk after close, with a clear error', () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    const u = store.appendMessage(userMessage('q'));
+    store.appendMessage(assistantMessage('a'));
+    store.branch(u);
+    const file = store.file!;
+    store.close();
+    const reopened = SessionStore.open(file);
+    const answer = reopened.getTree()[1]!.id;
+    reopened.close();
+    expect(() => reopened.getEntry(answer)).toThrow(/is closed/);
+    expect(() => reopened.appendMessage(userMessage('x'))).toThrow(/closed/);
+  });
+
   it('opens read-only without a lock and refuses writes', () => {
     const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
     store.appendMessage(userMessage('q'));

@@ -155,7 +155,7 @@ export class SessionStore {
 
   /** A new session file in `sessionDir`, its header written and fsynced at once. */
   static create(opts: { cwd: string; sessionDir: string; parentSession?: string }): SessionStore {
-    const dir = resolveTargetDir(opts.sessionDir);
+    const dir = path.resolve(opts.sessionDir);
     fs.mkdirSync(dir, { recursive: true });
     const header = newHeader(opts.cwd, opts.parentSession);
     const file = path.join(dir, sessionFileName(header.timestamp, header.id));
@@ -567,15 +567,17 @@ export class SessionStore {
       throw new Error(`Only a user message can be forked from; ${entryId} is not one`);
     }
     const text = userMessageText(entry.message.content);
+    const dir = resolveTargetDir(sessionDir);
     const store =
       entry.parentId === null
-        ? SessionStore.create({ cwd: this.cwd, sessionDir, parentSession: this.file })
-        : this.writeBranchedSession(entry.parentId, sessionDir);
+        ? SessionStore.create({ cwd: this.cwd, sessionDir: dir, parentSession: this.file })
+        : this.writeBranchedSession(entry.parentId, dir);
     return { store, text };
   }
 
   /** A new session holding the active path (pi's clone), with `parentSession` set. */
   cloneTo(sessionDir: string): SessionStore {
+    resolveTargetDir(sessionDir);
     if (this.leafId === null) {
       return SessionStore.create({ cwd: this.cwd, sessionDir, parentSession: this.file });
     }
@@ -709,6 +711,9 @@ export class SessionStore {
       return recent.entry;
     }
     if (!record.usable || !this.source || record.offset < 0) return undefined;
+    if (this.closed && this.file !== undefined) {
+      throw new Error(`The session ${this.file} is closed; its bodies can no longer be read`);
+    }
     const entry = parseBody(this.source.read(record.offset, record.length));
     if (!entry || entry.id !== record.id) {
       // A line indexed by its first bytes turned out unreadable: report it now.
