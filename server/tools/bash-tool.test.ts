@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
+import { outputDirFor } from './bash-tool.js';
 import { createTools } from './create-tools.js';
 
 let base: string;
@@ -105,6 +106,28 @@ describe('bash', () => {
     const full = fs.readFileSync(note![1]!, 'utf8');
     expect(full.split('\n').length).toBe(5001);
     expect(full.startsWith('1\n2\n')).toBe(true);
+  });
+
+  it('still answers, without naming a file, when the full output cannot be saved', async () => {
+    // A file where the output folder should be: the folder cannot be made.
+    const blocked = [outputDirFor(workspace), outputDirFor(fs.realpathSync(workspace))];
+    for (const dir of blocked) {
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      fs.writeFileSync(dir, 'not a folder');
+    }
+    try {
+      const out = await run(bash('unsandboxed'), { command: 'seq 1 5000' });
+      expect(out).toMatch(/^3002\n/);
+      expect(out).toMatch(
+        /\[Showing lines 3002-5001 of 5001\. The full output could not be saved\]$/,
+      );
+    } finally {
+      for (const dir of blocked) fs.rmSync(dir, { force: true });
+    }
+  });
+
+  it('treats a timeout too long for a timer as no timeout', async () => {
+    expect(await run(bash('unsandboxed'), { command: 'echo done', timeout: 1e10 })).toBe('done\n');
   });
 
   it('does not pass server secrets to commands', async () => {

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import stream from 'node:stream';
 import { z } from 'zod';
 import type { ToolResultValue } from '../agent/agent-types.js';
 import { defineTool } from './tool-args.js';
@@ -44,6 +45,8 @@ const ENV_ALLOWLIST = [
   'SHELL',
 ];
 const UPDATE_INTERVAL_MS = 50;
+/** setTimeout's longest wait; a longer timeout would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | null {
   for (const dir of envPath.split(path.delimiter)) {
@@ -165,6 +168,34 @@ function runCommand(
     let fullOutput: fs.WriteStream | undefined;
     let updateTimer: NodeJS.Timeout | undefined;
     let ended: 'aborted' | 'timeout' | undefined;
+    let fullOutputFailed = false;
+
+    /**
+     * The file that keeps the whole output once it outgrows the tail. A file that cannot be made
+     * or written (disk full, no permission) costs only the full copy, never the command or the
+     * server: the result then says so instead of naming it.
+     */
+    const openFullOutput = (): fs.WriteStream | undefined => {
+      if (fullOutputFailed) return undefined;
+      try {
+        const dir = outputDirFor(workspace);
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(
+          dir,
+          `bash-${Date.now()}-${crypto.randomBytes(4).toString('hex')}.log`,
+        );
+        const stream = fs.createWriteStream(file);
+        stream.on('error', () => {
+          fullOutputFailed = true;
+          fullOutputPath = undefined;
+        });
+        fullOutputPath = file;
+        return stream;
+      } catch {
+        fullOutputFailed = true;
+        return undefined;
+      }
+    };
 
     const snapshot = (): { text: string; truncation: Truncation } => {
       const truncation = truncateTail(Buffer.concat(chunks).toString('utf8'));
@@ -183,14 +214,8 @@ function runCommand(
       total += data.length;
       for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, i + 1)) lines++;
       if ((total > DEFAULT_MAX_BYTES || lines >= DEFAULT_MAX_LINES) && !fullOutput) {
-        const dir = outputDirFor(workspace);
-        fs.mkdirSync(dir, { recursive: true });
-        fullOutputPath = path.join(
-          dir,
-          `bash-${Date.now()}-${crypto.randomBytes(4).toString('hex')}.log`,
-        );
-        fullOutput = fs.createWriteStream(fullOutputPath);
-        for (const chunk of chunks) fullOutput.write(chunk);
+        fullOutput = openFullOutput();
+        for (const chunk of chunks) fullOutput?.write(chunk);
       } else if (fullOutput) fullOutput.write(data);
       // Keep only what the tail needs in memory; the file has the rest.
       while (chunks.length > 1 && total - chunks[0]!.length > DEFAULT_MAX_BYTES * 2)
@@ -210,7 +235,7 @@ function runCommand(
     };
     signal.addEventListener('abort', onAbort, { once: true });
     const timer =
-      timeoutSecs !== undefined
+      timeoutSecs !== undefined && timeoutSecs * 1000 <= MAX_TIMER_MS
         ? setTimeout(() => {
             ended ??= 'timeout';
             killTree();
@@ -230,8 +255,8 @@ function runCommand(
         reject(new Error(`Could not run bash: ${spawnError.message}`));
         return;
       }
-      // The full-output file is complete before the result names it.
-      if (fullOutput) fullOutput.end(() => settle(code));
+      // The full-output file is complete (or has failed) before the result names it.
+      if (fullOutput) stream.finished(fullOutput.end(), () => settle(code));
       else settle(code);
     };
     const settle = (code: number | null) => {
@@ -242,12 +267,15 @@ function runCommand(
         details = { truncation, fullOutputPath };
         const endLine = truncation.totalLines;
         const startLine = endLine - truncation.outputLines + 1;
+        const full = fullOutputPath
+          ? `Full output: ${fullOutputPath}`
+          : 'The full output could not be saved';
         if (truncation.lastLinePartial)
-          output += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${endLine}. Full output: ${fullOutputPath}]`;
+          output += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${endLine}. ${full}]`;
         else if (truncation.truncatedBy === 'lines')
-          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines}. Full output: ${fullOutputPath}]`;
+          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines}. ${full}]`;
         else
-          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit). Full output: ${fullOutputPath}]`;
+          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit). ${full}]`;
       }
       const withStatus = (status: string) => (output ? `${output}\n\n${status}` : status);
       if (ended === 'aborted') reject(new Error(withStatus('Command aborted')));
