@@ -10,6 +10,7 @@ test('labels are set and cleared from the graph, and filters narrow it', async (
   await sendPrompt(page, '/tool ls {"path":"."}');
   await sendPrompt(page, 'third');
 
+  await page.getByRole('button', { name: 'Fit all' }).click();
   const target = treeNode(page, 'user', 'first');
   await target.hover();
   await page.getByRole('button', { name: 'Label user node' }).first().click();
@@ -19,7 +20,13 @@ test('labels are set and cleared from the graph, and filters narrow it', async (
 
   const filter = page.getByRole('combobox', { name: 'Filter' });
   // The graph draws only what is in view: show everything before counting.
-  const fitAll = () => page.getByRole('button', { name: 'Fit all' }).click();
+  const fitAll = async () => {
+    // Twice: the first fit may start before the filtered graph reached React Flow's store.
+    await page.getByRole('button', { name: 'Fit all' }).click();
+    await page.waitForTimeout(300);
+    await page.getByRole('button', { name: 'Fit all' }).click();
+    await page.waitForTimeout(300);
+  };
   await filter.selectOption('labelled');
   await fitAll();
   await expect(treeNodes(page)).toHaveCount(2); // the labelled entry and the leaf

@@ -134,9 +134,16 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
 
   const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
 
+  // A message sent before the session is open (a new user typing at once) waits for it.
+  const [pendingSend, setPendingSend] = useState<SendMode | null>(null);
+  const ready = view !== null && status === 'open';
+
   const send = useCallback(
     (mode: SendMode) => {
-      if (!currentId) return;
+      if (!currentId || !ready) {
+        setPendingSend(mode);
+        return;
+      }
       const text = editorText;
       const attached = images;
       setEditorText('');
@@ -153,8 +160,14 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
         fail(error);
       });
     },
-    [currentId, editorText, images, socket, fail],
+    [currentId, ready, editorText, images, socket, fail],
   );
+
+  useEffect(() => {
+    if (!pendingSend || !ready) return;
+    setPendingSend(null);
+    send(pendingSend);
+  }, [pendingSend, ready, send]);
 
   const abort = useCallback(() => {
     if (currentId) socket.request<'abort'>({ type: 'abort', sessionId: currentId }).catch(fail);
@@ -447,7 +460,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           onImages={setImages}
           running={running}
           canWrite={canWrite}
-          ready={view !== null && status === 'open'}
+          ready={ready}
           steering={view?.state.steering ?? []}
           followUp={view?.state.followUp ?? []}
           onSend={send}

@@ -10,6 +10,7 @@ interface EditorProps {
   onImages(images: ImageContent[]): void;
   running: boolean;
   canWrite: boolean;
+  /** False until a session is open and connected; a send made before waits for it. */
   ready: boolean;
   steering: string[];
   followUp: string[];
@@ -37,7 +38,7 @@ function readImage(file: File): Promise<ImageContent> {
  * are attached.
  */
 export const Editor = memo(function Editor(props: EditorProps) {
-  const { value, images, running, canWrite, ready } = props;
+  const { value, images, running, canWrite } = props;
   const area = useRef<HTMLTextAreaElement>(null);
   const empty = value.trim() === '' && images.length === 0;
 
@@ -104,7 +105,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
           }
           if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
           event.preventDefault();
-          if (empty || !ready) return;
+          if (empty) return;
           props.onSend(running ? (event.altKey ? 'follow_up' : 'steer') : 'prompt');
         }}
         onPaste={(event) => {
@@ -119,7 +120,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
       <div className="editor-actions">
         <button
           type="button"
-          disabled={!canWrite || !ready || empty}
+          disabled={!canWrite || empty}
           onClick={() => props.onSend(running ? 'steer' : 'prompt')}
           title={running ? 'Steer the running agent (Enter)' : 'Send (Enter)'}
         >

@@ -91,7 +91,7 @@ function SessionRow({
                 aria-label={`Delete ${title}`}
                 onClick={() => setMode('delete')}
               >
-                🗑
+                ✕
               </button>
             </span>
           ) : null}

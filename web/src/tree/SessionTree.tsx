@@ -153,6 +153,8 @@ function SessionTreeInner({
         // Known handles let React Flow skip its first-render measurement of every node, so only
         // the nodes in view are ever mounted.
         handles: NODE_HANDLES,
+        // Sizes are fixed by CSS: declaring them lets fit-view count nodes never mounted.
+        measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
       };
     });
   }, [graph, positions]);
@@ -190,6 +192,50 @@ function SessionTreeInner({
     centredFor.current = sessionId;
     centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
   }, [positions, sessionId, graph, centerOn]);
+
+  const canvas = useRef<HTMLDivElement>(null);
+  const isInView = useCallback(
+    (nodeId: string): boolean => {
+      const at = positions?.byId.get(nodeId);
+      const box = canvas.current?.getBoundingClientRect();
+      if (!at || !box || box.width === 0) return false;
+      const { x, y, zoom } = flow.getViewport();
+      const sx = at.x * zoom + x;
+      const sy = at.y * zoom + y;
+      return (
+        sx >= 0 &&
+        sy >= 0 &&
+        sx + NODE_WIDTH * zoom <= box.width &&
+        sy + NODE_HEIGHT * zoom <= box.height
+      );
+    },
+    [flow, positions],
+  );
+
+  // Follow the leaf when it moves out of sight (a new answer, a click elsewhere, another tab).
+  const followed = useRef<string | null>(null);
+  useEffect(() => {
+    const leaf = graph.leafNodeId;
+    if (!positions || !leaf || followed.current === leaf) return;
+    followed.current = leaf;
+    if (!isInView(leaf)) centerOn(leaf, false);
+  }, [positions, graph.leafNodeId, isInView, centerOn]);
+
+  // A panel that was hidden (narrow screens) has no size: centre on the leaf once it is shown.
+  const leafRef = useRef(graph.leafNodeId);
+  leafRef.current = graph.leafNodeId;
+  useEffect(() => {
+    const element = canvas.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    let hidden = element.getBoundingClientRect().width === 0;
+    const observer = new ResizeObserver(() => {
+      const nowHidden = element.getBoundingClientRect().width === 0;
+      if (hidden && !nowHidden) requestAnimationFrame(() => centerOn(leafRef.current, false));
+      hidden = nowHidden;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [centerOn]);
 
   // A new filter moves every node: keep the leaf where the eye is.
   const centredFilter = useRef(filter);
@@ -315,7 +361,7 @@ function SessionTreeInner({
         readOnly={readOnly}
         count={graph.nodes.length}
       />
-      <div className="session-tree-canvas" onKeyDown={onKeyDown}>
+      <div className="session-tree-canvas" ref={canvas} onKeyDown={onKeyDown}>
         <ReactFlow
           nodes={nodes}
           edges={edges}
