@@ -53,83 +53,103 @@ export function generateSession(dir: string, entries = 20_000, seed = 1): string
   const tick = () => (now += 1000 + Math.floor(random() * 5000));
 
   const sm = SessionManager.create('/home/dev/project', dir);
-  sm.appendModelChange('demo', 'demo-model');
-  sm.appendThinkingLevelChange('medium');
+  // Depth of every entry on its path, so the path length is known without pi's O(n) getBranch.
+  const depth = new Map<string, number>();
+  let pathLength = 0;
+  const track = (id: string): string => {
+    depth.set(id, ++pathLength);
+    return id;
+  };
+  track(sm.appendModelChange('demo', 'demo-model'));
+  track(sm.appendThinkingLevelChange('medium'));
   const userIds: string[] = [];
   let call = 0;
   let pathAtCompaction = 0;
   let firstAfterCompaction = 0;
   let turn = 0;
-  while (sm.getEntries().length < entries) {
+  while (depth.size < entries) {
     turn++;
-    const userId = sm.appendMessage({
-      role: 'user',
-      content: [{ type: 'text', text: `Turn ${turn}: ${text(20 + Math.floor(random() * 40))}` }],
-      timestamp: tick(),
-    } as PiMessage);
+    const userId = track(
+      sm.appendMessage({
+        role: 'user',
+        content: [{ type: 'text', text: `Turn ${turn}: ${text(20 + Math.floor(random() * 40))}` }],
+        timestamp: tick(),
+      } as PiMessage),
+    );
     userIds.push(userId);
     const tools = 1 + Math.floor(random() * 3);
     for (let t = 0; t < tools; t++) {
       const id = `call_${++call}`;
+      track(
+        sm.appendMessage({
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: text(30), thinkingSignature: '' },
+            { type: 'text', text: text(15) },
+            {
+              type: 'toolCall',
+              id,
+              name: t % 2 ? 'read' : 'bash',
+              arguments: { command: `grep -rn ${text(2)} src/` },
+            },
+          ],
+          api: 'openai-completions',
+          provider: 'demo',
+          model: 'demo-model',
+          usage: usage(),
+          stopReason: 'toolUse',
+          timestamp: tick(),
+        } as PiMessage),
+      );
+      track(
+        sm.appendMessage({
+          role: 'toolResult',
+          toolCallId: id,
+          toolName: t % 2 ? 'read' : 'bash',
+          content: [{ type: 'text', text: output(600 + Math.floor(random() * 3500)) }],
+          isError: random() < 0.05,
+          timestamp: tick(),
+        } as PiMessage),
+      );
+    }
+    track(
       sm.appendMessage({
         role: 'assistant',
-        content: [
-          { type: 'thinking', thinking: text(30), thinkingSignature: '' },
-          { type: 'text', text: text(15) },
-          {
-            type: 'toolCall',
-            id,
-            name: t % 2 ? 'read' : 'bash',
-            arguments: { command: `grep -rn ${text(2)} src/` },
-          },
-        ],
+        content: [{ type: 'text', text: text(60 + Math.floor(random() * 120)) }],
         api: 'openai-completions',
         provider: 'demo',
         model: 'demo-model',
         usage: usage(),
-        stopReason: 'toolUse',
+        stopReason: 'stop',
         timestamp: tick(),
-      } as PiMessage);
-      sm.appendMessage({
-        role: 'toolResult',
-        toolCallId: id,
-        toolName: t % 2 ? 'read' : 'bash',
-        content: [{ type: 'text', text: output(600 + Math.floor(random() * 3500)) }],
-        isError: random() < 0.05,
-        timestamp: tick(),
-      } as PiMessage);
-    }
-    sm.appendMessage({
-      role: 'assistant',
-      content: [{ type: 'text', text: text(60 + Math.floor(random() * 120)) }],
-      api: 'openai-completions',
-      provider: 'demo',
-      model: 'demo-model',
-      usage: usage(),
-      stopReason: 'stop',
-      timestamp: tick(),
-    } as PiMessage);
-    if (turn % 40 === 0) sm.appendLabelChange(userId, `checkpoint ${turn}`);
-    if (turn === 10) sm.appendSessionInfo('Benchmark session');
+      } as PiMessage),
+    );
+    if (turn % 40 === 0) track(sm.appendLabelChange(userId, `checkpoint ${turn}`));
+    if (turn === 10) track(sm.appendSessionInfo('Benchmark session'));
     // Every 150 turns, go back to an earlier prompt and continue from there (a new branch).
     // Never across the compaction, so that it stays on the active path.
     if (turn % 150 === 0 && userIds.length - firstAfterCompaction > 20) {
       const back = userIds[userIds.length - 1 - Math.floor(random() * 20)]!;
       const parent = sm.getEntry(back)?.parentId;
-      if (parent) sm.branch(parent);
+      if (parent) {
+        sm.branch(parent);
+        pathLength = depth.get(parent)!;
+      }
     }
     // Compact as an agent with a ~200k-token window would: every ~800 entries on the path,
     // keeping the last few turns.
-    if (sm.getBranch().length - pathAtCompaction > 800) {
+    if (pathLength - pathAtCompaction > 800) {
       const kept = userIds[userIds.length - 4]!;
-      sm.appendCompaction(
-        `## Goal\n${text(200)}`,
-        kept,
-        180_000,
-        { readFiles: [], modifiedFiles: [] },
-        false,
+      track(
+        sm.appendCompaction(
+          `## Goal\n${text(200)}`,
+          kept,
+          180_000,
+          { readFiles: [], modifiedFiles: [] },
+          false,
+        ),
       );
-      pathAtCompaction = sm.getBranch().length;
+      pathAtCompaction = pathLength;
       firstAfterCompaction = userIds.length;
     }
   }
