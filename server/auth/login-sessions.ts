@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from './json-file.js';
+import { readJsonFile, writeJsonAtomic } from '../config/json-file.js';
 
 /*
  * Server-side login sessions behind an opaque cookie. The cookie holds 32 random bytes; the server

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { mtimeOf, readJsonFile, writeJsonAtomic } from './json-file.js';
+import { mtimeOf, readJsonFile, writeJsonAtomic } from '../config/json-file.js';
 
 /*
  * Who owns each session, in `<dataDir>/owners.json` ({ sessionId: userName }). Kept beside the

@@ -2,7 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { RoleSchema, type Role, type UserSummary } from '../../shared/protocol.js';
-import { mtimeOf, readJsonFile, writeJsonAtomic } from './json-file.js';
+import { mtimeOf, readJsonFile, writeJsonAtomic } from '../config/json-file.js';
 
 /*
  * Team users in `<dataDir>/users.json`. A login token is 32 random bytes (base64url) shown once; the

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from './token-estimates.js';
 
 /*
@@ -57,12 +57,6 @@ export class SummarySettingsError extends Error {
   }
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
 /** Parses one layer; `source` names it in the error. */
 export function parseSummarySettings(value: unknown, source: string): SummarySettingsPatch {
   const parsed = SummarySettingsPatchSchema.safeParse(value ?? {});
@@ -73,20 +67,14 @@ export function parseSummarySettings(value: unknown, source: string): SummarySet
 /** The workspace's settings file, or an empty layer when there is none. */
 export function readWorkspaceSummarySettings(workspace: string): SummarySettingsPatch {
   const file = path.join(workspace, WORKSPACE_SETTINGS_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new SummarySettingsError(`${file}: cannot be read: ${(error as Error).message}`);
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = readJsonFile(file);
   } catch (error) {
-    throw new SummarySettingsError(`${file}: not valid JSON: ${(error as Error).message}`);
+    if (error instanceof JsonFileError) throw new SummarySettingsError(error.message);
+    throw error;
   }
-  return parseSummarySettings(json, file);
+  return json === undefined ? {} : parseSummarySettings(json, file);
 }
 
 function merge(base: SummarySettings, patch: SummarySettingsPatch): SummarySettings {

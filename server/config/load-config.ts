@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
 import { resolveWorkspaces, type Workspace } from './workspaces.js';
 
@@ -83,21 +83,23 @@ function expandHome(dir: string, home: string): string {
 }
 
 function readConfigFile(file: string, explicit: boolean): Record<string, unknown> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !explicit) return {};
-    throw new ConfigError(
-      `Cannot read the config file ${file} (${(error as Error).message}). ` +
-        (explicit ? 'Fix ARBOR_CONFIG or create the file.' : 'Check its permissions.'),
-    );
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = readJsonFile(file);
   } catch (error) {
-    throw new ConfigError(`The config file ${file} is not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof JsonFileError)) throw error;
+    throw new ConfigError(
+      error.problem === 'not_json'
+        ? `The config file ${file} is not valid JSON: ${error.detail}`
+        : `Cannot read the config file ${file} (${error.detail}). ` +
+            (explicit ? 'Fix ARBOR_CONFIG or create the file.' : 'Check its permissions.'),
+    );
+  }
+  if (json === undefined) {
+    if (!explicit) return {};
+    throw new ConfigError(
+      `Cannot read the config file ${file} (it does not exist). Fix ARBOR_CONFIG or create the file.`,
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new ConfigError(`The config file ${file} must hold a JSON object.`);

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
 import type { Usage } from '../../shared/messages.js';
 
@@ -128,24 +128,12 @@ export interface ModelCatalogOptions {
   env?: Record<string, string | undefined>;
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
 function readConfigFile(file: string): ModelsConfig {
-  let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return (readJsonFile(file) ?? { models: [] }) as ModelsConfig;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { models: [] };
-    throw new ModelConfigError(`${file}: cannot be read: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text) as ModelsConfig;
-  } catch (error) {
-    throw new ModelConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+    if (error instanceof JsonFileError) throw new ModelConfigError(error.message);
+    throw error;
   }
 }
 
@@ -166,7 +154,7 @@ export class ModelCatalog {
     const file = path.join(opts.dataDir, 'models.json');
     const source = opts.config ? 'models config' : file;
     const parsed = ModelsConfigSchema.safeParse(opts.config ?? readConfigFile(file));
-    if (!parsed.success) throw new ModelConfigError(`${source}: ${formatIssues(parsed.error)}`);
+    if (!parsed.success) throw new ModelConfigError(`${source}: ${describeIssues(parsed.error)}`);
     const config = parsed.data;
     const env = opts.env ?? process.env;
     const models = new Map<string, ModelInfo>();
