@@ -369,6 +369,19 @@ describe('session lifetime', () => {
     expect(((await snapshot) as Snapshot).sessionId).toBe(sessionId);
   });
 
+  it('opens a session again while its idle close is still releasing the file', async () => {
+    server = await startTestServer();
+    const client = await open();
+    const sessionId = await sharedSession(client);
+    await client.ok({ type: 'unsubscribe', sessionId });
+    const hub = server.app.arbor.hub;
+    const closing = hub.closeIdle(performance.now() + server.app.arbor.config.idleSessionMs + 1);
+    const reopened = hub.open(sessionId);
+    await closing;
+    expect((await reopened).sessionId).toBe(sessionId);
+    expect(hub.get(sessionId)).toBe(await reopened);
+  });
+
   it('tells subscribers when their session is deleted', async () => {
     server = await startTestServer();
     const client = await open();

@@ -31,6 +31,8 @@ export interface SessionHubOptions {
 export class SessionHub {
   private readonly live = new Map<string, LiveSession>();
   private readonly opening = new Map<string, Promise<LiveSession>>();
+  /** Sessions being disposed: their file stays locked until it is closed. */
+  private readonly closing = new Map<string, Promise<void>>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
 
@@ -77,6 +79,8 @@ export class SessionHub {
     const location = this.opts.locator.locate(sessionId);
     if (!location) throw new ArborError('not_found', `No session ${sessionId}.`);
     const promise = (async () => {
+      // A session closed a moment ago still holds its file's lock until its disposal ends.
+      await this.closing.get(sessionId);
       let store: SessionStore;
       try {
         store = SessionStore.open(location.file);
@@ -135,8 +139,7 @@ export class SessionHub {
     if (pending) await pending.catch(() => undefined);
     const live = this.live.get(sessionId);
     if (!live) return;
-    this.live.delete(sessionId);
-    await live.dispose(reason);
+    await this.dispose(live, reason);
   }
 
   /** Closes every session: runs are aborted and persisted, files closed. */
@@ -162,11 +165,26 @@ export class SessionHub {
         !live.isBusy() &&
         now - live.lastActivity >= this.opts.idleSessionMs
       ) {
-        this.live.delete(live.sessionId);
-        await live.dispose().catch((error: unknown) => {
+        await this.dispose(live).catch((error: unknown) => {
           this.opts.log.error({ err: error, sessionId: live.sessionId }, 'idle close failed');
         });
       }
+    }
+  }
+
+  /** Takes the session out of the open ones and disposes it; reopening waits for the end. */
+  private async dispose(live: LiveSession, reason?: SessionClosedReason): Promise<void> {
+    this.live.delete(live.sessionId);
+    const disposing = live.dispose(reason);
+    const settled = disposing.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.closing.set(live.sessionId, settled);
+    try {
+      await disposing;
+    } finally {
+      if (this.closing.get(live.sessionId) === settled) this.closing.delete(live.sessionId);
     }
   }
 
