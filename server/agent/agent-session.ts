@@ -246,7 +246,13 @@ export class AgentSession {
     this.store.appendSessionInfo(trimmed);
   }
 
+  /** True while a run, or a compaction or branch summary, is in progress. */
+  isBusy(): boolean {
+    return this.run !== undefined || this.compacting || this.manualCompaction !== undefined;
+  }
+
   getState(): AgentSessionState {
+    const branch = this.store.getBranch();
     return {
       isStreaming: this.run !== undefined,
       isCompacting: this.compacting,
@@ -254,8 +260,8 @@ export class AgentSession {
       thinkingLevel: this.thinkingLevel,
       ...this.queues.texts(),
       leafId: this.store.getLeafId(),
-      contextUsage: contextUsage(this.store.getBranch(), this.messages, this.model.contextWindow),
-      cost: pathCost(this.store.getBranch()),
+      contextUsage: contextUsage(branch, this.messages, this.model.contextWindow),
+      cost: pathCost(branch),
     };
   }
 

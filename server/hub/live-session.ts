@@ -77,8 +77,7 @@ export class LiveSession {
   }
 
   isBusy(): boolean {
-    const state = this.agent.getState();
-    return state.isStreaming || state.isCompacting;
+    return this.agent.isBusy();
   }
 
   /**

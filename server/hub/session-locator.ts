@@ -67,10 +67,9 @@ export class SessionLocator {
         continue;
       }
       for (const name of names) {
-        const match = /_([0-9A-Za-z-]+)\.jsonl$/.exec(name);
-        if (match?.[1] && !this.known.has(match[1])) {
-          this.known.set(match[1], { file: path.join(dir, name), workspace });
-        }
+        const id = sessionIdFromFileName(name);
+        if (id && !this.known.has(id))
+          this.known.set(id, { file: path.join(dir, name), workspace });
       }
     }
   }

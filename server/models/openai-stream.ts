@@ -5,12 +5,13 @@ import type {
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type {
-  AssistantMessage,
-  StopReason,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
+import {
+  emptyUsage,
+  type AssistantMessage,
+  type StopReason,
+  type TextContent,
+  type ThinkingContent,
+  type ToolCall,
 } from '../../shared/messages.js';
 import type {
   ModelRequest,
@@ -38,14 +39,7 @@ export function emptyAssistantMessage(model: ModelInfo): AssistantMessage {
     api: OPENAI_COMPLETIONS_API,
     provider: model.provider,
     model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: 'stop',
     timestamp: Date.now(),
   };
