@@ -54,6 +54,32 @@ describe('the writer lock', () => {
     });
   });
 
+  it('a live writer in another process keeps others out; once it is killed, its lock is taken over', async () => {
+    const { file } = sessionWith(1);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'test-support', 'append-loop.ts'), file],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(() => SessionStore.open(file)).toThrow(new RegExp(`in use by process ${child.pid}`));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+    const store = SessionStore.open(file);
+    expect(store.getTree().length).toBeGreaterThan(1);
+    store.close();
+  }, 60_000);
+
+  it('treats an unreadable lock as stale only once it is old', () => {
+    const { file } = sessionWith(1);
+    fs.writeFileSync(`${file}.lock`, '{"pid":');
+    expect(() => SessionStore.open(file)).toThrow(/owner cannot be determined/);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(`${file}.lock`, old, old);
+    SessionStore.open(file).close();
+  });
+
   it('leaves a lock held by a live process on another host alone', () => {
     const { file } = sessionWith(1);
     fs.writeFileSync(
