@@ -35,8 +35,8 @@ import { PromptQueues, userMessage, type QueueTexts } from './prompt-queues.js';
  * number of listeners. Every agent event goes to listeners first and is then persisted (at
  * message_end), so listeners see `message_end` followed by the store's `entry_appended`. After
  * every run, leaf move and compaction the agent's context is rebuilt from the store. Appends are
- * made durable at every turn end and before a run, leaf move or compaction is reported done, by an
- * fsync off the event loop (see BackgroundSync).
+ * made durable by an fsync off the event loop (see BackgroundSync) at every turn end, and prompt,
+ * leaf move and manual compaction resolve only once theirs are.
  */
 
 const OVERFLOW_RETRY_FAILED =
@@ -118,10 +118,14 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs a prompt to completion (retries and follow-ups included). */
+  /**
+   * Runs a prompt to completion (retries and follow-ups included) and resolves once its entries
+   * are durable. The session is idle again as soon as the run ends (at agent_end), before that.
+   */
   async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
     this.assertIdle();
     await this.execute([userMessage(text, opts.images)]);
+    await this.syncer.flush();
   }
 
   /** Delivered after the current tool batch, before the next model call. */
@@ -210,7 +214,10 @@ export class AgentSession {
       this.manualCompaction = undefined;
     });
     this.manualCompaction = compaction;
-    return compaction;
+    return compaction.then(async (result) => {
+      await this.syncer.flush();
+      return result;
+    });
   }
 
   setModel(modelId: string): void {
@@ -293,7 +300,6 @@ export class AgentSession {
     try {
       const result = await this.runCompaction('manual', customInstructions, false);
       if (!result.ok) throw result.error;
-      await this.syncer.flush();
       return result.result;
     } finally {
       if (this.controller === controller) this.controller = undefined;
@@ -364,7 +370,6 @@ export class AgentSession {
         }
       } finally {
         this.rebuildContext();
-        await this.syncer.flush();
       }
     })();
     this.run = run.finally(() => {
