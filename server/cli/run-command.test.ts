@@ -120,5 +120,7 @@ describe('arbor run', () => {
     ]);
     expect(badModel.code).toBe(1);
     expect(badModel.stderr).toMatch(/unknown model "nope"/);
+    // Nothing was written for a run that could not start.
+    expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
   });
 });

@@ -60,13 +60,23 @@ export async function runRun(args: string[]): Promise<number> {
     return 2;
   }
 
+  // The catalog and the asked-for model are checked before a new session file is made, so a
+  // mistake there leaves no empty session behind.
+  let catalog = ModelCatalog.load({ dataDir });
+  const requested = parsed.values.model;
+  if (requested !== undefined && !catalog.get(requested)) {
+    const known = catalog
+      .list()
+      .map((m) => m.id)
+      .join(', ');
+    throw new Error(`unknown model "${requested}" (known: ${known})`);
+  }
   const store = parsed.values.session
     ? SessionStore.open(path.resolve(parsed.values.session))
     : SessionStore.create({ cwd: workspace, sessionDir: sessionDirFor(dataDir, workspace) });
   let demo: RunningDemoModel | undefined;
   try {
-    let catalog = ModelCatalog.load({ dataDir });
-    const model = chooseModel(catalog, store, parsed.values.model);
+    const model = chooseModel(catalog, store, requested);
     if (model.demo) {
       demo = await startDemoModel({ port: 0 });
       catalog = ModelCatalog.load({ dataDir, demoBaseUrl: demo.baseUrl });
@@ -115,17 +125,8 @@ function chooseModel(
   store: SessionStore,
   requested: string | undefined,
 ): ModelInfo {
-  if (requested !== undefined) {
-    const model = catalog.get(requested);
-    if (!model) {
-      const known = catalog
-        .list()
-        .map((m) => m.id)
-        .join(', ');
-      throw new Error(`unknown model "${requested}" (known: ${known})`);
-    }
-    return model;
-  }
+  const model = requested !== undefined ? catalog.get(requested) : undefined;
+  if (model) return model;
   const saved = store.buildSessionContext().model;
   return (saved && catalog.find(saved.provider, saved.modelId)) || catalog.defaultModel();
 }
