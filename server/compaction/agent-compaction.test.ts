@@ -1,13 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import { contentText } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { seededRandom } from './test-support/random-sessions.js';
-import { openCompactionHarness, type CompactionHarness } from './test-support/agent-harness.js';
+import {
+  expectPiAgrees,
+  openCompactionHarness,
+  type CompactionHarness,
+} from './test-support/agent-harness.js';
 
 /*
  * Compaction inside a live AgentSession: real session files, the demo model over HTTP through the
@@ -27,19 +29,6 @@ function compactionEvents(events: AgentSessionEvent[]) {
 
 function pathEntries(harness: CompactionHarness): SessionEntry[] {
   return harness.store.getBranch();
-}
-
-/** pi's own reading of the file gives the context Arbor builds. */
-function expectPiAgrees(harness: CompactionHarness): void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-copy-'));
-  try {
-    const copy = path.join(dir, 'copy.jsonl');
-    fs.copyFileSync(harness.store.file!, copy);
-    const pi = SessionManager.open(copy, dir);
-    expect(pi.buildSessionContext()).toEqual(harness.store.buildSessionContext());
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function toolLoopTrace(events: AgentSessionEvent[]): string[] {

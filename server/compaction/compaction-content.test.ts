@@ -1,12 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { SessionStore } from '../store/session-store.js';
-import { openCompactionHarness, type CompactionHarness } from './test-support/agent-harness.js';
+import {
+  expectPiAgrees,
+  openCompactionHarness,
+  type CompactionHarness,
+} from './test-support/agent-harness.js';
 import { assistantMessage, TurnWriter, userMessage } from './test-support/session-builder.js';
 import { estimateTokens } from './token-estimates.js';
 
@@ -58,19 +59,6 @@ function branchSummaryOf(harness: CompactionHarness): SessionEntry & { type: 'br
     .findLast((e): e is SessionEntry & { type: 'branch_summary' } => e.type === 'branch_summary');
   if (!found) throw new Error('no branch summary on the path');
   return found;
-}
-
-/** pi's own reading of the file gives the context Arbor builds. */
-function expectPiAgrees(harness: CompactionHarness): void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-copy-'));
-  try {
-    const copy = path.join(dir, 'copy.jsonl');
-    fs.copyFileSync(harness.store.file!, copy);
-    const pi = SessionManager.open(copy, dir);
-    expect(pi.buildSessionContext()).toEqual(harness.store.buildSessionContext());
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('manual compaction', () => {

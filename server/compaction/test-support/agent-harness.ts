@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { expect } from 'vitest';
 import type { AgentSessionEvent } from '../../../shared/agent-events.js';
 import { contentText } from '../../../shared/messages.js';
 import type { AgentSession } from '../../agent/agent-session.js';
@@ -127,4 +129,17 @@ export async function openCompactionHarness(opts: {
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** pi's own reading of the file gives the context Arbor builds. */
+export function expectPiAgrees(harness: CompactionHarness): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-copy-'));
+  try {
+    const copy = path.join(dir, 'copy.jsonl');
+    fs.copyFileSync(harness.store.file!, copy);
+    const pi = SessionManager.open(copy, dir);
+    expect(pi.buildSessionContext()).toEqual(harness.store.buildSessionContext());
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
