@@ -87,6 +87,27 @@ describe('model catalog', () => {
     expect(catalog.publicInfo().find((m) => m.id === 'gpt-4o')?.hasApiKey).toBe(true);
   });
 
+  it('never sends the OpenAI key to another endpoint a built-in entry was pointed at', () => {
+    const catalog = ModelCatalog.load({
+      dataDir: dataDir({
+        models: [
+          { id: 'gpt-4o', baseUrl: 'http://proxy.example/v1' },
+          {
+            id: 'mine',
+            provider: 'openai',
+            baseUrl: 'http://other/v1',
+            contextWindow: 8000,
+            maxOutputTokens: 1000,
+          },
+        ],
+      }),
+      env: { OPENAI_API_KEY: 'sk-secret' },
+    });
+    expect(catalog.apiKeyFor('gpt-4o')).toBeUndefined();
+    expect(catalog.apiKeyFor('mine')).toBeUndefined();
+    expect(catalog.apiKeyFor('gpt-4.1')).toBe('sk-secret');
+  });
+
   it('explains what is wrong with a bad models.json', () => {
     expect(() => ModelCatalog.load({ dataDir: dataDir('{ not json'), env: {} })).toThrow(
       /not valid JSON/,

@@ -169,6 +169,9 @@ export class ModelCatalog {
       const base = models.get(entry.id);
       const { apiKey, ...fields } = entry;
       const merged = { ...base, ...stripUndefined(fields) } as Partial<ModelInfo>;
+      // A built-in entry pointed at another endpoint must not carry the built-in key there.
+      if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined)
+        delete merged.apiKeyEnv;
       const missing = (['provider', 'baseUrl', 'contextWindow', 'maxOutputTokens'] as const).filter(
         (key) => merged[key] === undefined,
       );
@@ -234,7 +237,9 @@ export class ModelCatalog {
     if (model.demo) return 'arbor-demo';
     const fromFile = this.keys.get(id);
     if (fromFile) return fromFile;
-    const envName = model.apiKeyEnv ?? (model.provider === 'openai' ? 'OPENAI_API_KEY' : undefined);
+    const envName =
+      model.apiKeyEnv ??
+      (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);
     const fromEnv = envName ? this.env[envName] : undefined;
     return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
   }
