@@ -148,6 +148,37 @@ export class SessionIndex {
     return record;
   }
 
+  /**
+   * The parent record by `parentId` as written; undefined at a root, a gap or a cycle. Both
+   * records must have their ancestry.
+   */
+  parentOf(record: EntryRecord): EntryRecord | undefined {
+    if (record.parentId === null) return undefined;
+    const parent = this.byId.get(record.parentId);
+    return parent && parent.depth >= 0 && parent.depth < record.depth ? parent : undefined;
+  }
+
+  /**
+   * The leaf a file opens at: the last entry, or, when that is a leaf marker, the marker's
+   * parent (null for a root marker or a missing parent). See decision 001.
+   */
+  leafOnOpen(): string | null {
+    if (this.lastId === undefined) return null;
+    const last = this.byId.get(this.lastId);
+    if (!last?.marker) return this.lastId;
+    return last.parentId !== null && this.byId.has(last.parentId) ? last.parentId : null;
+  }
+
+  /** Ids on the path from `leafId` up to (and including) depth `minDepth`. */
+  pathIdsDownTo(leafId: string | null, minDepth: number): Set<string> {
+    const ids = new Set<string>();
+    const leaf = leafId === null ? undefined : this.byId.get(leafId);
+    for (let r = leaf && this.ancestry(leaf); r && r.depth >= minDepth; r = this.parentOf(r)) {
+      ids.add(r.id);
+    }
+    return ids;
+  }
+
   applyLabel(targetId: string, label: string | undefined, timestamp: string): void {
     if (label) this.labels.set(targetId, { label, timestamp });
     else this.labels.delete(targetId);

@@ -1,0 +1,51 @@
+import type { SessionEntry } from '../../shared/session-entries.js';
+import { emitsMessage, planFromPath, type ContextPlan } from './session-context.js';
+import type { EntryRecord, SessionIndex } from './session-index.js';
+
+/**
+ * pi's plan for the context at `leafId`, found from the entries the context contains: the
+ * ancestry gives the last compaction, thinking change and model source, so only the stretch from
+ * the compaction's first kept entry to the leaf is walked, not the whole path to the root. Falls
+ * back to the plain walk where the shortcut could differ from pi (duplicate ids, an unreadable
+ * compaction).
+ */
+export function planFromAncestry(
+  index: SessionIndex,
+  leafId: string,
+  load: (record: EntryRecord) => SessionEntry | undefined,
+): ContextPlan<EntryRecord> {
+  const leaf = index.byId.get(leafId);
+  const byPath = () => planFromPath(index.pathTo(leafId), load);
+  if (!leaf || index.duplicateIds.length > 0) return byPath();
+  index.ancestry(leaf);
+  const compactionRecord = leaf.compaction;
+  const compactionBody = compactionRecord ? load(compactionRecord) : undefined;
+  if (compactionRecord && compactionBody?.type !== 'compaction') return byPath();
+  const compaction = compactionBody?.type === 'compaction' ? compactionBody : undefined;
+
+  const after: EntryRecord[] = [];
+  for (let r: EntryRecord | undefined = leaf; r && r !== compactionRecord; r = index.parentOf(r)) {
+    if (emitsMessage(r.type)) after.push(r);
+  }
+  after.reverse();
+  const before: EntryRecord[] = [];
+  if (compactionRecord && compaction) {
+    let found = false;
+    for (let r = index.parentOf(compactionRecord); r; r = index.parentOf(r)) {
+      if (emitsMessage(r.type)) before.push(r);
+      if (r.id === compaction.firstKeptEntryId) {
+        found = true;
+        break;
+      }
+    }
+    // pi emits nothing before the compaction when its first kept entry is not on the path.
+    if (!found) before.length = 0;
+    before.reverse();
+  }
+  return {
+    thinking: leaf.thinking,
+    model: leaf.model,
+    compaction,
+    emitted: before.length ? [...before, ...after] : after,
+  };
+}

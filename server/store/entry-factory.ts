@@ -1,0 +1,104 @@
+import type { AgentMessage, UserContent } from '../../shared/messages.js';
+import type {
+  BranchSummaryEntry,
+  CompactionEntry,
+  CustomEntry,
+  CustomMessageEntry,
+  LabelEntry,
+  MessageEntry,
+  ModelChangeEntry,
+  SessionInfoEntry,
+  ThinkingLevelChangeEntry,
+} from '../../shared/session-entries.js';
+
+/*
+ * Entries built as pi builds them, down to the key order of the written JSON: `type, id,
+ * parentId, timestamp` first, except `custom` and `custom_message`, whose payload comes first.
+ * Optional fields that are undefined are left out of the line by JSON.stringify, as in pi.
+ */
+
+export interface EntryBase {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+export const buildEntry = {
+  message: (base: EntryBase, message: AgentMessage): MessageEntry => ({
+    type: 'message',
+    ...base,
+    message,
+  }),
+  thinkingLevelChange: (base: EntryBase, thinkingLevel: string): ThinkingLevelChangeEntry => ({
+    type: 'thinking_level_change',
+    ...base,
+    thinkingLevel,
+  }),
+  modelChange: (base: EntryBase, provider: string, modelId: string): ModelChangeEntry => ({
+    type: 'model_change',
+    ...base,
+    provider,
+    modelId,
+  }),
+  compaction: (
+    base: EntryBase,
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+  ): CompactionEntry => ({
+    type: 'compaction',
+    ...base,
+    summary,
+    firstKeptEntryId,
+    tokensBefore,
+    details,
+    fromHook,
+  }),
+  branchSummary: (
+    base: EntryBase,
+    fromId: string,
+    summary: string,
+    details?: unknown,
+    fromHook?: boolean,
+  ): BranchSummaryEntry => ({
+    type: 'branch_summary',
+    ...base,
+    fromId,
+    summary,
+    details,
+    fromHook,
+  }),
+  custom: (base: EntryBase, customType: string, data?: unknown): CustomEntry => ({
+    type: 'custom',
+    customType,
+    data,
+    ...base,
+  }),
+  customMessage: (
+    base: EntryBase,
+    customType: string,
+    content: UserContent,
+    display: boolean,
+    details?: unknown,
+  ): CustomMessageEntry => ({
+    type: 'custom_message',
+    customType,
+    content,
+    display,
+    details,
+    ...base,
+  }),
+  label: (base: EntryBase, targetId: string, label: string | undefined): LabelEntry => ({
+    type: 'label',
+    ...base,
+    targetId,
+    label,
+  }),
+  sessionInfo: (base: EntryBase, name: string): SessionInfoEntry => ({
+    type: 'session_info',
+    ...base,
+    name,
+  }),
+};
