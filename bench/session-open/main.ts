@@ -83,5 +83,6 @@ process.stdout.write(
     `leaf move + context, jump to a branch never read: median ${n('farMoveMedianMs').toFixed(2)} ms, p99 ${n('farMoveP99Ms').toFixed(2)} ms\n` +
     `append (2 KB tool result, no fsync): median ${n('appendMedianMs').toFixed(3)} ms, p99 ${n('appendP99Ms').toFixed(3)} ms (goal < 1 ms median)\n` +
     `fsync after 100 appends: median ${n('fsyncMedianMs').toFixed(2)} ms\n` +
+    `same context as pi on this file: ${n('sameContextAsPi') === 1 ? 'yes' : 'NO'}\n` +
     `skeleton of ${n('nodes')} entries: ${n('skeletonMB').toFixed(2)} MB JSON, ${n('skeletonGzipMB').toFixed(2)} MB gzipped (goal < 2 MB)\n`,
 );

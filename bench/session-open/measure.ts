@@ -83,6 +83,10 @@ if (which === 'pi' || which === 'arbor') {
   try {
     const copy = path.join(dir, path.basename(file));
     fs.copyFileSync(file, copy);
+    // Not timed: both stores must give the same context on this file.
+    const same =
+      JSON.stringify(SessionStore.openReadOnly(copy).buildSessionContext()) ===
+      JSON.stringify(SessionManager.open(copy).buildSessionContext());
     const store = SessionStore.open(copy);
     const tree = store.getTree();
     const skeleton = JSON.stringify(tree);
@@ -152,6 +156,7 @@ if (which === 'pi' || which === 'arbor') {
       `${JSON.stringify({
         which,
         nodes: tree.length,
+        sameContextAsPi: same ? 1 : 0,
         skeletonMB: Buffer.byteLength(skeleton) / MB,
         skeletonGzipMB: gzipped / MB,
         leafMoveMedianMs: median(moves),
