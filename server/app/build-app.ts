@@ -150,7 +150,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Registered before the auth hooks so that its own onRequest hook marks upgrade requests even
   // when ours refuses them; it then destroys a refused upgrade's socket.
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: 2 * MAX_FRAME_BYTES },
+    options: {
+      maxPayload: 2 * MAX_FRAME_BYTES,
+      // Snapshots and entry bodies are large and repetitive (a 20,000-entry skeleton is ~4 MB of
+      // JSON, ~0.7 MB deflated); streaming frames stay under the threshold and go out as they are,
+      // so compression adds no latency to deltas. No context takeover keeps per-socket memory flat.
+      perMessageDeflate: {
+        threshold: 16 * 1024,
+        serverNoContextTakeover: true,
+        clientNoContextTakeover: true,
+      },
+    },
     // Shutdown: runs are aborted and persisted (clients see their last events), then every
     // socket is closed with 1001.
     preClose: async () => {
