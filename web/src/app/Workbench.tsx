@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ImageContent } from '../../../shared/messages';
+import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import type { Me, SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
 import type { TreeNode } from '../../../shared/session-entries';
 import { deleteSession, listSessions, listWorkspaces, logout, renameSession } from '../api/rest';
-import { clickOutcome } from '../graph/click-rule';
+import { clickOutcome, isEditableMessage } from '../graph/click-rule';
+import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
 import { activePathIds } from '../state/session-reducer';
 import { ChatLog } from '../chat/ChatLog';
@@ -27,6 +28,19 @@ function showSessionInUrl(sessionId: string): void {
   window.history.replaceState(null, '', url);
 }
 
+/** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
+function editorContentOf(
+  body: AgentMessage | undefined,
+): { text: string; images: ImageContent[] } | null {
+  if (!body || (body.role !== 'user' && body.role !== 'custom')) return null;
+  const content = body.content;
+  const images =
+    typeof content === 'string'
+      ? []
+      : content.filter((block): block is ImageContent => block.type === 'image');
+  return { text: contentText(content), images };
+}
+
 /** The page once the user is known: sessions | chat | tree, all driven by one socket. */
 export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) {
   const [socket] = useState(() => new ArborSocket({ url: defaultSocketUrl(window.location) }));
@@ -47,6 +61,8 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   }, []);
 
   useEffect(() => {
+    // Big sessions lay their graph out in a worker: start it while the session loads.
+    warmLayoutWorker();
     const offStatus = socket.onStatus((next) => {
       setStatus(next);
       if (next === 'unauthorized') onLoggedOut();
@@ -115,7 +131,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     },
     [sessionId, report],
   );
-  const { view, notify, dismiss } = useSession(socket, sessionId, onClosed);
+  const { view, notify, dismiss, loadBodies } = useSession(socket, sessionId, onClosed);
 
   // Keep the list fresh when a run ends (first prompts, counts and times change).
   const running = view?.state.isStreaming ?? false;
@@ -193,6 +209,12 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   // The prompt last handed back to the editor by a click: "Fork" forks at it while the leaf stays.
   const forkCandidate = useRef<{ entryId: string; leafId: string | null } | null>(null);
 
+  // The editor's content as of the last render, for a click that fills it and may have to undo.
+  const editorRef = useRef({ text: editorText, images });
+  useEffect(() => {
+    editorRef.current = { text: editorText, images };
+  });
+
   const navigate = useCallback(
     (entry: TreeNode, summary: SummaryChoice) => {
       const view = viewRef.current;
@@ -204,6 +226,19 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
         (outcome.newLeafId === null ||
           !activePathIds({ byId: view.byId, leafId: outcome.newLeafId }).includes(view.leafId));
       const summarize = summary.mode !== 'none' && leavesBranch;
+      // The prompt's text goes into the editor at once when its body is at hand (the server's
+      // answer confirms it); if the move is refused, the editor gets back what it held.
+      const filled = outcome.fillsEditor ? editorContentOf(view.bodies.get(entry.id)) : null;
+      const before = editorRef.current;
+      if (filled) {
+        setEditorText(filled.text);
+        setImages(filled.images);
+      }
+      const undo = (): void => {
+        if (!filled) return;
+        setEditorText((current) => (current === filled.text ? before.text : current));
+        setImages((current) => (current === filled.images ? before.images : current));
+      };
       socket
         .request<'navigate_tree'>({
           type: 'navigate_tree',
@@ -215,13 +250,30 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
             : {}),
         })
         .then((result) => {
-          if (!outcome.fillsEditor || result.cancelled) return;
-          setEditorText(result.editorText ?? '');
+          if (!outcome.fillsEditor) return;
+          if (result.cancelled) {
+            undo();
+            return;
+          }
+          const text = result.editorText ?? '';
+          if (!filled || filled.text !== text) setEditorText(text);
           forkCandidate.current = { entryId: entry.id, leafId: outcome.newLeafId };
         })
-        .catch(fail);
+        .catch((error: unknown) => {
+          undo();
+          fail(error);
+        });
     },
     [socket, fail],
+  );
+
+  // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
+  const prefetch = useCallback(
+    (entry: TreeNode) => {
+      const view = viewRef.current;
+      if (view && isEditableMessage(entry) && !view.bodies.has(entry.id)) loadBodies([entry.id]);
+    },
+    [loadBodies],
   );
 
   const setLabel = useCallback(
@@ -473,9 +525,11 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           <SessionTree
             sessionId={view.sessionId}
             tree={view.tree}
+            byId={view.byId}
             leafId={view.leafId}
             readOnly={!canWrite}
             onNavigate={navigate}
+            onPrefetch={prefetch}
             onSetLabel={setLabel}
           />
         ) : null}

@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
 import { missingBodies, sessionReducer, type SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
@@ -11,6 +11,8 @@ import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 export interface SessionHandle {
   view: SessionView | null;
+  /** Fetches the bodies of these entries unless already asked for (a click is about to need them). */
+  loadBodies(ids: readonly string[]): void;
   notify(kind: 'error' | 'info', text: string): void;
   dismiss(id: number): void;
 }
@@ -82,29 +84,38 @@ export function useSession(
     if (needsResync && sessionId) void socket.resync(sessionId).catch(() => undefined);
   }, [needsResync, socket, sessionId]);
 
+  /** Fetches entry bodies the page has not asked for yet (once each, in batches of 500). */
+  const loadBodies = useCallback(
+    (ids: readonly string[]) => {
+      const sessionId = current.current;
+      if (!sessionId) return;
+      const wanted = ids.filter((id) => !requested.current.has(id));
+      if (wanted.length === 0) return;
+      wanted.forEach((id) => requested.current.add(id));
+      for (let i = 0; i < wanted.length; i += 500) {
+        const batch = wanted.slice(i, i + 500);
+        socket
+          .request<'get_entries'>({ type: 'get_entries', sessionId, ids: batch })
+          .then((result) => {
+            const entries: SessionEntry[] = [];
+            for (const raw of result.entries) {
+              const parsed = SessionEntrySchema.safeParse(raw);
+              if (parsed.success) entries.push(parsed.data);
+            }
+            if (current.current === sessionId) dispatch({ type: 'entries_loaded', entries });
+          })
+          .catch(() => batch.forEach((id) => requested.current.delete(id)));
+      }
+    },
+    [socket],
+  );
+
   // Bodies of path entries the page has not seen (after a leaf move or a compaction).
   const missing = live ? missingBodies(live) : [];
   const missingKey = missing.join(',');
   useEffect(() => {
-    if (!sessionId || !missingKey) return;
-    const ids = missingKey.split(',').filter((id) => !requested.current.has(id));
-    if (ids.length === 0) return;
-    ids.forEach((id) => requested.current.add(id));
-    for (let i = 0; i < ids.length; i += 500) {
-      const batch = ids.slice(i, i + 500);
-      socket
-        .request<'get_entries'>({ type: 'get_entries', sessionId, ids: batch })
-        .then((result) => {
-          const entries: SessionEntry[] = [];
-          for (const raw of result.entries) {
-            const parsed = SessionEntrySchema.safeParse(raw);
-            if (parsed.success) entries.push(parsed.data);
-          }
-          dispatch({ type: 'entries_loaded', entries });
-        })
-        .catch(() => batch.forEach((id) => requested.current.delete(id)));
-    }
-  }, [socket, sessionId, missingKey]);
+    if (sessionId && missingKey) loadBodies(missingKey.split(','));
+  }, [sessionId, missingKey, loadBodies]);
 
   // When a run or a compaction ends, take the server's exact usage, cost and queues.
   const busy = live ? live.state.isStreaming || live.state.isCompacting : false;
@@ -121,6 +132,7 @@ export function useSession(
 
   return {
     view: live,
+    loadBodies,
     notify: (kind, text) => dispatch({ type: 'notice', kind, text }),
     dismiss: (id) => dispatch({ type: 'dismiss_notice', id }),
   };

@@ -3,8 +3,19 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
 
+/*
+ * react-markdown builds a new processor for every render, and rehype-highlight makes a new
+ * highlighter (registering every language anew, and compiling each grammar again on first use)
+ * for every processor. One highlighter made once serves every message instead.
+ */
+let highlighter: ReturnType<typeof rehypeHighlight> | null = null;
+function sharedHighlight(): ReturnType<typeof rehypeHighlight> {
+  highlighter ??= rehypeHighlight({ detect: false });
+  return highlighter;
+}
+
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [[rehypeHighlight, { detect: false }]] as never;
+const rehypePlugins = [sharedHighlight];
 
 const components: Components = {
   a: ({ href, children }) => (

@@ -51,6 +51,11 @@ function getWorker(): Worker | null {
   }
 }
 
+/** Starts the worker ahead of need, so a big session's first layout does not wait for it. */
+export function warmLayoutWorker(): void {
+  getWorker();
+}
+
 export function runLayout(input: LayoutInput): Promise<LayoutResult | null> {
   const target = input.ids.length > WORKER_THRESHOLD ? getWorker() : null;
   if (!target) return Promise.resolve(layoutTree(input));

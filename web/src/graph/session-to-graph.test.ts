@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionToGraph, describeItem, type GraphNode } from './session-to-graph';
-import { chain, node, turn } from '../test-support/tree-builder';
+import { isUserLike, TREE_FILTERS } from './entry-kinds';
+import { chain, node, prng, randomTree, turn } from '../test-support/tree-builder';
 
 const ids = (nodes: GraphNode[]): string[] => nodes.map((n) => n.id);
 
@@ -63,22 +64,49 @@ describe('sessionToGraph', () => {
     expect(graph.nodes.find((n) => n.id === 'st0')!.data.label).toBe('keep');
   });
 
-  it('folds a long unbranched run of turns off the active path into a segment', () => {
+  it('folds a long unbranched run of turns off the active path turn by turn, keeping every prompt', () => {
     const tree = [...turn(null, 'r')];
     let parent = 'rf';
     for (let i = 0; i < 8; i++) {
-      tree.push(...turn(parent, `b${i}`));
-      parent = `b${i}f`;
+      tree.push(...turn(parent, `b${i}`, i % 2));
+      tree.push(...chain(`b${i}f`, [{ id: `b${i}m`, type: 'model_change' }]));
+      parent = `b${i}m`;
     }
     tree.push(...turn('rf', 'main'));
     const graph = sessionToGraph(tree, { leafId: 'mainf' });
-    const segment = graph.nodes.find((n) => n.data.item.kind === 'segment');
-    expect(segment?.id).toBe('segment:b0u');
-    expect(ids(graph.nodes)).toEqual(['ru', 'rf', 'segment:b0u', 'mainu', 'mainf']);
-    expect(describeItem(segment!.data.item)).toContain('prompt b0');
+    const drawn = ids(graph.nodes);
+    for (let i = 0; i < 8; i++) {
+      expect(drawn).toContain(`b${i}u`);
+      expect(graph.nodeOfEntry.get(`b${i}m`)).toBe(`segment:${i % 2 ? `b${i}a0` : `b${i}f`}`);
+    }
+    expect(drawn.slice(0, 6)).toEqual(['ru', 'rf', 'b0u', 'segment:b0f', 'b1u', 'segment:b1a0']);
+    const segment = graph.nodes.find((n) => n.id === 'segment:b1a0')!;
+    expect(
+      segment.data.item.kind === 'segment' && segment.data.item.members.map((m) => m.id),
+    ).toEqual(['b1a0', 'b1t0', 'b1f', 'b1m']);
+    expect(describeItem(segment.data.item)).toBe('segment: 4 entries of a turn: result 0');
+    expect(graph.childrenOf.get('segment:b1a0')).toEqual(['b2u']);
 
-    const opened = sessionToGraph(tree, { leafId: 'mainf', expanded: new Set(['segment:b0u']) });
-    expect(ids(opened.nodes)).toContain('b7u');
+    const opened = sessionToGraph(tree, { leafId: 'mainf', expanded: new Set(['segment:b1a0']) });
+    expect(ids(opened.nodes)).toContain('b1m');
+    expect(ids(opened.nodes)).toContain('fold:b1a0');
+  });
+
+  it('leaves a short run of turns off the active path to the tool-loop folds', () => {
+    const tree = [
+      ...turn(null, 'r'),
+      ...turn('rf', 's', 1),
+      ...turn('sf', 't'),
+      ...turn('rf', 'm'),
+    ];
+    const graph = sessionToGraph(tree, { leafId: 'mf' });
+    expect(ids(graph.nodes)).toEqual(['ru', 'rf', 'su', 'fold:sa0', 'tu', 'tf', 'mu', 'mf']);
+  });
+
+  it('never folds entries the caller keeps open', () => {
+    const tree = [...turn(null, 'm'), ...turn('mf', 's', 2), ...turn('mf', 'n')];
+    const graph = sessionToGraph(tree, { leafId: 'nf', keepOpen: new Set(['sa0', 'st0']) });
+    expect(ids(graph.nodes)).toEqual(['mu', 'mf', 'su', 'sa0', 'st0', 'fold:sa1', 'nu', 'nf']);
   });
 
   it('hides label entries and Arbor leaf markers, drawing the leaf at the nearest shown entry', () => {
@@ -160,6 +188,34 @@ describe('sessionToGraph', () => {
       entry: { role: 'user' },
     });
     expect(graph.leafNodeId).toBe('y');
+  });
+
+  it('never hides a user message, the leaf or a drawn entry of the active path inside a fold', () => {
+    let segments = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const tree = randomTree(seed, 300);
+      const random = prng(seed * 7);
+      const leafId = tree[Math.floor(random() * tree.length)]!.id;
+      for (const filter of TREE_FILTERS) {
+        const graph = sessionToGraph(tree, { leafId, filter, segmentMinItems: 4 });
+        segments += graph.nodes.filter((n) => n.data.item.kind === 'segment').length;
+        for (const entry of tree) {
+          const drawnAt = graph.nodeOfEntry.get(entry.id);
+          if (drawnAt === undefined) continue;
+          if (isUserLike(entry)) expect(drawnAt).toBe(entry.id);
+        }
+        for (const id of graph.activePath) {
+          const drawnAt = graph.nodeOfEntry.get(id);
+          if (drawnAt !== undefined) expect(drawnAt).toBe(id);
+        }
+        if (graph.leafNodeId !== null)
+          expect(graph.nodeOfEntry.get(graph.leafNodeId)).toBe(graph.leafNodeId);
+        for (const entry of tree)
+          if (isUserLike(entry) && (filter === 'all' || filter === 'user-only'))
+            expect(graph.nodeOfEntry.get(entry.id)).toBe(entry.id);
+      }
+    }
+    expect(segments).toBeGreaterThan(100);
   });
 
   it('has no leaf for a null or unknown leaf id', () => {

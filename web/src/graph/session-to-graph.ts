@@ -1,18 +1,22 @@
 import type { TreeNode } from '../../../shared/session-entries';
+import {
+  entryRole,
+  isAlwaysHidden,
+  isLabelled,
+  isLoopMember,
+  isUserLike,
+  passesFilter,
+  type TreeFilter,
+} from './entry-kinds';
 
 /*
  * Derives what the session graph shows from the tree skeleton: which entries are visible under a
  * filter, which runs fold into one node, and which nodes form the active path. Pure and linear in
- * the number of entries, so it can run on every change of a 10,000-entry session.
+ * the number of entries. User messages are always their own nodes; the leaf, the active path and
+ * the entries the caller keeps open are never inside a fold.
  */
 
-export type TreeFilter = 'all' | 'no-tools' | 'user-only' | 'labelled';
-export const TREE_FILTERS: readonly TreeFilter[] = ['all', 'no-tools', 'user-only', 'labelled'];
-
-/** Custom entry types Arbor writes for its own bookkeeping; never drawn. */
-export const HIDDEN_CUSTOM_TYPES: ReadonlySet<string> = new Set(['arbor.leaf']);
-
-/** A long unbranched run off the active path folds into one segment from this many items on. */
+/** A long unbranched run of turns off the active path folds from this many items on. */
 export const SEGMENT_MIN_ITEMS = 12;
 
 export interface EntryItem {
@@ -24,7 +28,10 @@ export interface EntryItem {
 }
 
 export interface FoldItem {
-  /** `fold`: the tool loop of one turn. `segment`: a long unbranched run of turns. */
+  /**
+   * `fold`: the tool loop of one turn. `segment`: everything but the prompt of one turn inside a
+   * long unbranched run of turns (the prompts of the run stay drawn between the segments).
+   */
   kind: 'fold' | 'segment';
   id: string;
   /** The entries inside, root-most first. */
@@ -71,6 +78,13 @@ export interface SessionGraph {
   /** Visible children per drawn node id, in drawing order. */
   childrenOf: Map<string, string[]>;
   roots: string[];
+  /** The filter the graph was drawn with. */
+  filter: TreeFilter;
+  /**
+   * Stands for the drawn shape (nodes and their parents): a graph restyled for a new leaf keeps
+   * its predecessor's, so a layout computed for one serves the other.
+   */
+  shape: object;
 }
 
 export interface GraphOptions {
@@ -78,54 +92,13 @@ export interface GraphOptions {
   filter?: TreeFilter;
   /** Ids of folds and segments the user opened. */
   expanded?: ReadonlySet<string>;
+  /**
+   * Entries never folded, besides the active path and labelled entries: the page passes every
+   * entry the active path went through while it was open, so leaving a branch does not fold it
+   * under the user's eyes (and a leaf move keeps the drawn shape).
+   */
+  keepOpen?: ReadonlySet<string>;
   segmentMinItems?: number;
-}
-
-/** The role people see for an entry: the message role, else the entry type. */
-export function entryRole(entry: TreeNode): string {
-  if (entry.type === 'message') return entry.role ?? 'message';
-  if (entry.type === 'custom_message') return 'custom';
-  return entry.type;
-}
-
-function isAlwaysHidden(entry: TreeNode): boolean {
-  if (entry.type === 'label') return true;
-  if (entry.type === 'custom') {
-    const customType = entry.customType ?? entry.preview;
-    return HIDDEN_CUSTOM_TYPES.has(customType);
-  }
-  return false;
-}
-
-function isToolEntry(entry: TreeNode): boolean {
-  if (entry.type !== 'message') return false;
-  if (entry.role === 'toolResult') return true;
-  return entry.role === 'assistant' && (entry.toolCalls ?? 0) > 0 && !entry.isError;
-}
-
-function isUserLike(entry: TreeNode): boolean {
-  return (entry.type === 'message' && entry.role === 'user') || entry.type === 'custom_message';
-}
-
-function passesFilter(entry: TreeNode, filter: TreeFilter): boolean {
-  switch (filter) {
-    case 'all':
-      return true;
-    case 'no-tools':
-      return !isToolEntry(entry);
-    case 'user-only':
-      return isUserLike(entry);
-    case 'labelled':
-      return entry.label !== undefined && entry.label !== '';
-  }
-}
-
-/** Fold members of a turn's tool loop: assistant replies, tool results, shell runs. */
-function isLoopMember(entry: TreeNode): boolean {
-  return (
-    entry.type === 'message' &&
-    (entry.role === 'assistant' || entry.role === 'toolResult' || entry.role === 'bashExecution')
-  );
 }
 
 interface Indexed {
@@ -214,17 +187,24 @@ interface Work {
   pinned: boolean;
 }
 
+interface ChainRule {
+  /** May this item be part of a chain at all (an unpinned item of the right kind)? */
+  inChain(work: Work): boolean;
+  /** Chains shorter than this stay as they are. */
+  minChain: number;
+  /** May this item go into a fold (items that may not split the chain into pieces)? */
+  foldable(work: Work): boolean;
+  /** Pieces (maximal runs of foldable items) shorter than this stay as they are. */
+  minPiece: number;
+  makeFold(piece: Work[]): FoldItem;
+}
+
 /**
- * Replaces every maximal chain of eligible items (each one's only child is the next) of at least
- * `minLength` items with one fold item, unless the user opened it.
+ * Finds every maximal chain of items (each one's only child is the next) the rule admits, and in
+ * chains long enough replaces each long enough run of foldable items with one fold item, unless
+ * the user opened that fold. Items that are not foldable stay drawn, linked to the folds around.
  */
-function collapseChains(
-  roots: Work[],
-  eligible: (work: Work) => boolean,
-  minLength: number,
-  makeFold: (chain: Work[]) => FoldItem,
-  expanded: ReadonlySet<string>,
-): Work[] {
+function collapseChains(roots: Work[], rule: ChainRule, expanded: ReadonlySet<string>): Work[] {
   // Iterative, so that a 10,000-entry chain does not exhaust the call stack.
   const top = roots.slice();
   const slots: { list: Work[]; index: number }[] = [];
@@ -235,32 +215,43 @@ function collapseChains(
   while (slots.length > 0) {
     const { list, index } = slots.pop()!;
     const start = list[index]!;
-    if (!eligible(start)) {
+    if (!rule.inChain(start)) {
       pushChildren(start.children);
       continue;
     }
     const chain = [start];
     let last = start;
-    while (last.children.length === 1 && eligible(last.children[0]!)) {
+    while (last.children.length === 1 && rule.inChain(last.children[0]!)) {
       last = last.children[0]!;
       chain.push(last);
     }
-    if (chain.length >= minLength) {
-      const fold = makeFold(chain);
-      if (!expanded.has(fold.id)) {
-        const folded: Work = {
-          item: fold,
-          children: last.children,
-          onPath: false,
-          isLeaf: false,
-          pinned: false,
-        };
-        list[index] = folded;
-        pushChildren(folded.children);
+    const tail = last.children;
+    if (chain.length < rule.minChain) {
+      pushChildren(tail);
+      continue;
+    }
+    const drawn: Work[] = [];
+    let piece: Work[] = [];
+    const closePiece = (): void => {
+      const fold = piece.length >= rule.minPiece ? rule.makeFold(piece) : null;
+      if (fold && !expanded.has(fold.id))
+        drawn.push({ item: fold, children: [], onPath: false, isLeaf: false, pinned: false });
+      else drawn.push(...piece);
+      piece = [];
+    };
+    for (const work of chain) {
+      if (rule.foldable(work)) {
+        piece.push(work);
         continue;
       }
+      closePiece();
+      drawn.push(work);
     }
-    pushChildren(last.children);
+    closePiece();
+    for (let i = 0; i < drawn.length - 1; i++) drawn[i]!.children = [drawn[i + 1]!];
+    drawn[drawn.length - 1]!.children = tail;
+    list[index] = drawn[0]!;
+    pushChildren(tail);
   }
   return top;
 }
@@ -274,6 +265,19 @@ function membersOf(chain: Work[]): TreeNode[] {
   return members;
 }
 
+function isUserItem(work: Work): boolean {
+  return work.item.kind === 'entry' && isUserLike(work.item.entry);
+}
+
+/** The drawn leaf: the leaf, or its nearest ancestor that is ever drawn. */
+export function drawnLeafOf(byId: ReadonlyMap<string, TreeNode>, path: readonly string[]) {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = byId.get(path[i]!);
+    if (entry && !isAlwaysHidden(entry)) return entry.id;
+  }
+  return null;
+}
+
 /**
  * The graph of a session: visible entries and folds as React Flow nodes (positions left at zero
  * for the layout to fill), parent → child edges, the active path and the drawn leaf.
@@ -281,22 +285,14 @@ function membersOf(chain: Work[]): TreeNode[] {
 export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions): SessionGraph {
   const filter = options.filter ?? 'all';
   const expanded = options.expanded ?? new Set<string>();
+  const keepOpen = options.keepOpen ?? new Set<string>();
   const segmentMin = options.segmentMinItems ?? SEGMENT_MIN_ITEMS;
   const { byId, children, roots } = indexTree(tree);
 
   const leafId = options.leafId !== null && byId.has(options.leafId) ? options.leafId : null;
   const activePath = pathTo(byId, leafId);
   const onPath = new Set(activePath);
-
-  // The drawn leaf: the leaf, or its nearest ancestor that is ever drawn.
-  let leafEntryId: string | null = null;
-  for (let i = activePath.length - 1; i >= 0; i--) {
-    const entry = byId.get(activePath[i]!)!;
-    if (!isAlwaysHidden(entry)) {
-      leafEntryId = entry.id;
-      break;
-    }
-  }
+  const leafEntryId = drawnLeafOf(byId, activePath);
 
   const shown = (entry: TreeNode): boolean =>
     !isAlwaysHidden(entry) && (entry.id === leafEntryId || passesFilter(entry, filter));
@@ -316,7 +312,7 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
         isLeaf: entry.id === leafEntryId,
         pinned: false,
       };
-      work.pinned = work.onPath || work.isLeaf || (entry.label ?? '') !== '';
+      work.pinned = work.onPath || work.isLeaf || isLabelled(entry) || keepOpen.has(entry.id);
       if (parent) parent.children.push(work);
       else top.push(work);
       holder = work;
@@ -325,29 +321,37 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
     for (let i = kids.length - 1; i >= 0; i--) stack.push({ entry: kids[i]!, parent: holder });
   }
 
-  // Fold the tool loops of turns off the active path, then long unbranched runs of turns.
+  // Fold the tool loops of turns, then the rest of each turn in long unbranched runs of turns;
+  // prompts and pinned entries are never folded.
   const loopFolded = collapseChains(
     top,
-    (work) => !work.pinned && work.item.kind === 'entry' && isLoopMember(work.item.entry),
-    2,
-    (chain) => ({
-      kind: 'fold',
-      role: 'fold',
-      id: `fold:${chain[0]!.item.id}`,
-      members: membersOf(chain),
-    }),
+    {
+      inChain: (work) =>
+        !work.pinned && work.item.kind === 'entry' && isLoopMember(work.item.entry),
+      minChain: 2,
+      foldable: () => true,
+      minPiece: 2,
+      makeFold: (piece) => ({
+        kind: 'fold',
+        role: 'fold',
+        id: `fold:${piece[0]!.item.id}`,
+        members: membersOf(piece),
+      }),
+    },
     expanded,
   );
   const folded = collapseChains(
     loopFolded,
-    (work) => !work.pinned && !work.onPath,
-    segmentMin,
-    (chain) => ({
-      kind: 'segment',
-      role: 'segment',
-      id: `segment:${membersOf(chain)[0]!.id}`,
-      members: membersOf(chain),
-    }),
+    {
+      inChain: (work) => !work.pinned,
+      minChain: segmentMin,
+      foldable: (work) => !isUserItem(work),
+      minPiece: 2,
+      makeFold: (piece) => {
+        const members = membersOf(piece);
+        return { kind: 'segment', role: 'segment', id: `segment:${members[0]!.id}`, members };
+      },
+    },
     expanded,
   );
 
@@ -380,11 +384,7 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
       item.id,
       work.children.map((child) => child.item.id),
     );
-    if (parentId !== null) {
-      const edge: GraphEdge = { id: `${parentId}->${item.id}`, source: parentId, target: item.id };
-      if (work.onPath) edge.className = 'on-path';
-      edges.push(edge);
-    }
+    if (parentId !== null) edges.push(edgeOf(parentId, item.id, work.onPath));
     for (let i = work.children.length - 1; i >= 0; i--)
       emit.push({ work: work.children[i]!, parentId: item.id });
   }
@@ -397,7 +397,16 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
     nodeOfEntry,
     childrenOf,
     roots: folded.map((work) => work.item.id),
+    filter,
+    shape: {},
   };
+}
+
+/** The edge into `target`, marked when it lies on the active path. */
+export function edgeOf(source: string, target: string, onPath: boolean): GraphEdge {
+  const edge: GraphEdge = { id: `${source}->${target}`, source, target };
+  if (onPath) edge.className = 'on-path';
+  return edge;
 }
 
 /** The first line of text an aria-label or tooltip shows for a drawn node. */
@@ -406,13 +415,12 @@ export function describeItem(item: GraphItem, maxLength = 80): string {
     const text = item.entry.preview.slice(0, maxLength);
     return text ? `${item.role}: ${text}` : item.role;
   }
-  const firstUser = item.members.find(isUserLike);
-  const first = firstUser ?? item.members[0];
+  const first = item.members.find((member) => member.preview !== '') ?? item.members[0];
   const preview = first ? first.preview.slice(0, maxLength) : '';
   const count = item.members.length;
   const what =
     item.kind === 'fold'
       ? `fold: ${count} tool-loop entries`
-      : `segment: ${count} entries, ${item.members.filter(isUserLike).length} prompts`;
+      : `segment: ${count} entries of a turn`;
   return preview ? `${what}: ${preview}` : what;
 }

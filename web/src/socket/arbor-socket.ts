@@ -13,6 +13,7 @@ import {
   type Snapshot,
   type Welcome,
 } from '../../../shared/protocol';
+import { parseSnapshot } from './snapshot-check';
 
 /*
  * The page's one WebSocket: says hello, correlates responses with requests by id, validates every
@@ -239,6 +240,12 @@ export class ArborSocket {
       json = JSON.parse(typeof raw === 'string' ? raw : String(raw));
     } catch {
       this.problem('The server sent a frame that is not JSON.');
+      return;
+    }
+    if ((json as { type?: unknown } | null)?.type === 'snapshot') {
+      const checked = parseSnapshot(json);
+      if (checked.ok) this.dispatch(checked.snapshot);
+      else this.problem(`The server sent a snapshot the page cannot read: ${checked.problem}`);
       return;
     }
     const parsed = ServerMessageSchema.safeParse(json);

@@ -57,3 +57,50 @@ export function turn(parentId: string | null, prefix: string, loops = 0): TreeNo
   specs.push({ id: `${prefix}f`, role: 'assistant', preview: `answer ${prefix}` });
   return chain(parentId, specs);
 }
+
+/** A small deterministic pseudo-random source (mulberry32), so generated trees repeat. */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A session of about `size` entries as they grow: turns (a prompt, tool calls with results, an
+ * answer) continued from the newest entry or branched off an older one, with the odd model change,
+ * custom message, label and leaf marker.
+ */
+export function randomTree(seed: number, size: number): TreeNode[] {
+  const random = prng(seed);
+  const tree: TreeNode[] = [];
+  const pick = (): string | null =>
+    tree.length === 0 ? null : tree[Math.floor(random() * tree.length)]!.id;
+  let tip: string | null = null;
+  let turnNo = 0;
+  while (tree.length < size) {
+    const parent = random() < 0.8 ? tip : pick();
+    const prefix = `s${seed}t${turnNo++}`;
+    const specs: EntrySpec[] = [
+      random() < 0.1
+        ? { id: `${prefix}c`, type: 'custom_message' }
+        : { id: `${prefix}u`, role: 'user', ...(random() < 0.05 ? { label: 'mark' } : {}) },
+    ];
+    const loops = Math.floor(random() * 3);
+    for (let i = 0; i < loops; i++) {
+      specs.push({ id: `${prefix}a${i}`, role: 'assistant', toolCalls: 1 });
+      specs.push({ id: `${prefix}t${i}`, role: 'toolResult' });
+    }
+    specs.push({ id: `${prefix}f`, role: 'assistant' });
+    if (random() < 0.15) specs.push({ id: `${prefix}m`, type: 'model_change' });
+    if (random() < 0.1) specs.push({ id: `${prefix}k`, type: 'custom', customType: 'arbor.leaf' });
+    const entries = chain(parent, specs);
+    tree.push(...entries);
+    tip = entries[entries.length - 1]!.id;
+  }
+  return tree;
+}

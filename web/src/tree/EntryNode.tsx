@@ -40,6 +40,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         aria-label={describeItem(item)}
         aria-current={data.isLeaf ? 'true' : undefined}
         onFocus={() => actions.setFocused(item.id)}
+        onPointerEnter={() => actions.prefetch(item.id)}
       >
         <span className="node-role">{ROLE_MARK[item.role] ?? item.role}</span>
         <span className="node-text">{preview}</span>

@@ -12,37 +12,30 @@ import {
   type Node,
 } from '@xyflow/react';
 import type { TreeNode } from '../../../shared/session-entries';
-import { sessionToGraph, type GraphNodeData, type TreeFilter } from '../graph/session-to-graph';
-import {
-  layoutInputOf,
-  layoutTree,
-  NODE_HEIGHT,
-  NODE_WIDTH,
-  WORKER_THRESHOLD,
-  type LayoutInput,
-  type LayoutResult,
-} from '../graph/tree-layout';
-import { runLayout } from '../graph/run-layout';
+import type { TreeFilter } from '../graph/entry-kinds';
+import type { GraphEdge, GraphNode, GraphNodeData } from '../graph/session-to-graph';
+import { NODE_HEIGHT, NODE_WIDTH } from '../graph/tree-layout';
 import { nodeTypes } from './node-types';
 import { TreeActionsContext, type TreeActions } from './tree-actions';
 import { LabelDialog } from './LabelDialog';
 import { TreeToolbar, type SummaryChoice } from './TreeToolbar';
+import { useSessionGraph } from './use-session-graph';
+import { useGraphLayout } from './use-graph-layout';
+import { FULL_DRAW_LIMIT, useGraphWindow } from './use-graph-window';
 
 export interface SessionTreeProps {
   sessionId: string;
   tree: TreeNode[];
+  /** The same entries by id. */
+  byId: ReadonlyMap<string, TreeNode>;
   leafId: string | null;
   readOnly: boolean;
   /** A click on an entry (the click rule is applied by the caller). */
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
+  /** The pointer rests on an entry a click may act on: a chance to fetch what the click needs. */
+  onPrefetch(entry: TreeNode): void;
   onSetLabel(entryId: string, label: string | undefined): void;
 }
-
-/**
- * React Flow's minimap draws every node (it does not cull), so past this size it would cost more
- * than the graph itself; big sessions rely on fit-to-leaf and the folded graph instead.
- */
-const MINIMAP_LIMIT = 2000;
 
 const NODE_HANDLES: NodeHandle[] = [
   { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0, width: 1, height: 1 },
@@ -56,23 +49,52 @@ const NODE_HANDLES: NodeHandle[] = [
   },
 ];
 
-interface Positions {
-  key: string;
-  byId: Map<string, { x: number; y: number }>;
+/** How close to the canvas edge (in screen pixels) the leaf may sit before the view follows it. */
+const FOLLOW_MARGIN = 24;
+
+type Point = { x: number; y: number };
+
+// React Flow objects are kept per graph object (and position), so that a node or edge whose
+// graph object did not change is handed over as the same object and React Flow skips it.
+const flowNodes = new WeakMap<GraphNode, { at: Point; node: Node<GraphNodeData> }>();
+const flowEdges = new WeakMap<GraphEdge, Edge>();
+
+function flowNodeOf(node: GraphNode, at: Point): Node<GraphNodeData> {
+  const cached = flowNodes.get(node);
+  if (cached && cached.at === at) return cached.node;
+  const made: Node<GraphNodeData> = {
+    id: node.id,
+    type: node.type,
+    position: at,
+    data: node.data,
+    draggable: false,
+    selectable: false,
+    connectable: false,
+    width: NODE_WIDTH,
+    height: NODE_HEIGHT,
+    // Known handles let React Flow skip its first-render measurement of every node.
+    handles: NODE_HANDLES,
+    // Sizes are fixed by CSS: declaring them lets React Flow place nodes never mounted.
+    measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
+  };
+  flowNodes.set(node, { at, node: made });
+  return made;
 }
 
-function structureKey(input: LayoutInput): string {
-  let key = '';
-  for (let i = 0; i < input.ids.length; i++) key += `${input.ids[i]}<${input.parents[i]};`;
-  return key;
-}
-
-function positionsOf(input: LayoutInput, result: LayoutResult, key: string): Positions {
-  const byId = new Map<string, { x: number; y: number }>();
-  input.ids.forEach((id, i) =>
-    byId.set(id, { x: result.positions[i * 2]!, y: result.positions[i * 2 + 1]! }),
-  );
-  return { key, byId };
+function flowEdgeOf(edge: GraphEdge): Edge {
+  let made = flowEdges.get(edge);
+  if (!made) {
+    made = {
+      id: edge.id,
+      source: edge.source,
+      target: edge.target,
+      ...(edge.className ? { className: edge.className } : {}),
+      focusable: false,
+      selectable: false,
+    };
+    flowEdges.set(edge, made);
+  }
+  return made;
 }
 
 /** The session graph: React Flow over the derived graph, with folds, filters and keys. */
@@ -87,9 +109,11 @@ export const SessionTree = memo(function SessionTree(props: SessionTreeProps) {
 function SessionTreeInner({
   sessionId,
   tree,
+  byId,
   leafId,
   readOnly,
   onNavigate,
+  onPrefetch,
   onSetLabel,
 }: SessionTreeProps) {
   const flow = useReactFlow();
@@ -105,76 +129,47 @@ function SessionTreeInner({
     setFocusedId(null);
   }
 
-  const graph = useMemo(
-    () => sessionToGraph(tree, { leafId, filter, expanded }),
-    [tree, leafId, filter, expanded],
-  );
-  const byEntryId = useMemo(() => new Map(tree.map((node) => [node.id, node])), [tree]);
+  const graph = useSessionGraph(sessionId, tree, byId, leafId, filter, expanded);
+  const placement = useGraphLayout(graph);
+  const nodeById = useMemo(() => new Map(graph.nodes.map((node) => [node.id, node])), [graph]);
+  const edgeInto = useMemo(() => new Map(graph.edges.map((edge) => [edge.target, edge])), [graph]);
 
-  // Layout: inline for small graphs, in a worker for big ones; reused while the shape is unchanged.
-  const input = useMemo(
-    () => layoutInputOf(graph.nodes.map((node) => ({ id: node.id, parentId: node.data.parentId }))),
-    [graph],
-  );
-  const key = useMemo(() => structureKey(input), [input]);
-  const [asyncPositions, setAsyncPositions] = useState<Positions | null>(null);
-  const syncPositions = useMemo(() => {
-    if (input.ids.length > WORKER_THRESHOLD) return null;
-    return positionsOf(input, layoutTree(input), key);
-  }, [input, key]);
-  useEffect(() => {
-    if (syncPositions || asyncPositions?.key === key) return;
-    let live = true;
-    void runLayout(input).then((result) => {
-      if (live && result) setAsyncPositions(positionsOf(input, result, key));
-    });
-    return () => {
-      live = false;
+  const effectiveFocus =
+    focusedId && nodeById.has(focusedId) ? focusedId : (graph.leafNodeId ?? graph.roots[0] ?? null);
+  const windowIds = useGraphWindow(graph, placement, [graph.leafNodeId, effectiveFocus]);
+
+  const { nodes, edges } = useMemo(() => {
+    const nodes: Node<GraphNodeData>[] = [];
+    const edges: Edge[] = [];
+    if (!placement) return { nodes, edges };
+    const place = (node: GraphNode): void => {
+      const at =
+        placement.byId.get(node.id) ??
+        (node.data.parentId ? placement.byId.get(node.data.parentId) : undefined);
+      // A node the running layout has not placed yet waits for it.
+      if (!at) return;
+      nodes.push(flowNodeOf(node, at));
     };
-  }, [input, key, syncPositions, asyncPositions]);
-  const positions = syncPositions ?? asyncPositions;
-
-  const nodes = useMemo<Node<GraphNodeData>[]>(() => {
-    if (!positions) return [];
-    const placed = positions.byId;
-    return graph.nodes.map((node) => {
-      const position = placed.get(node.id) ??
-        (node.data.parentId ? placed.get(node.data.parentId) : undefined) ?? { x: 0, y: 0 };
-      return {
-        id: node.id,
-        type: node.type,
-        position,
-        data: node.data,
-        draggable: false,
-        selectable: false,
-        connectable: false,
-        width: NODE_WIDTH,
-        height: NODE_HEIGHT,
-        // Known handles let React Flow skip its first-render measurement of every node, so only
-        // the nodes in view are ever mounted.
-        handles: NODE_HANDLES,
-        // Sizes are fixed by CSS: declaring them lets fit-view count nodes never mounted.
-        measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
-      };
-    });
-  }, [graph, positions]);
-  const edges = useMemo<Edge[]>(
-    () =>
-      graph.edges.map((edge) => ({
-        id: edge.id,
-        source: edge.source,
-        target: edge.target,
-        ...(edge.className ? { className: edge.className } : {}),
-        focusable: false,
-        selectable: false,
-      })),
-    [graph],
-  );
+    if (windowIds) {
+      for (const id of windowIds) {
+        const node = nodeById.get(id);
+        if (node) place(node);
+      }
+      for (const id of windowIds) {
+        const edge = edgeInto.get(id);
+        if (edge && windowIds.has(edge.source)) edges.push(flowEdgeOf(edge));
+      }
+    } else {
+      for (const node of graph.nodes) place(node);
+      for (const edge of graph.edges) edges.push(flowEdgeOf(edge));
+    }
+    return { nodes, edges };
+  }, [graph, placement, windowIds, nodeById, edgeInto]);
 
   const centerOn = useCallback(
     (nodeId: string | null, animate: boolean) => {
-      if (!nodeId || !positions) return;
-      const at = positions.byId.get(nodeId);
+      if (!nodeId || !placement) return;
+      const at = placement.byId.get(nodeId);
       if (!at) return;
       const zoom = Math.max(flow.getZoom(), 0.8);
       void flow.setCenter(at.x + NODE_WIDTH / 2, at.y + NODE_HEIGHT / 2, {
@@ -182,44 +177,107 @@ function SessionTreeInner({
         duration: animate ? 250 : 0,
       });
     },
-    [flow, positions],
+    [flow, placement],
   );
 
   // Open each session centred on its leaf.
   const centredFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!positions || centredFor.current === sessionId) return;
+    if (!placement || centredFor.current === sessionId) return;
     centredFor.current = sessionId;
     centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
-  }, [positions, sessionId, graph, centerOn]);
+  }, [placement, sessionId, graph, centerOn]);
 
   const canvas = useRef<HTMLDivElement>(null);
+  /** Where a node sits on the canvas, in screen pixels relative to the canvas (null: unknown). */
+  const screenBoxOf = useCallback(
+    (nodeId: string) => {
+      const at = placement?.byId.get(nodeId);
+      const box = canvas.current?.getBoundingClientRect();
+      if (!at || !box || box.width === 0) return null;
+      const { x, y, zoom } = flow.getViewport();
+      return {
+        x: at.x * zoom + x,
+        y: at.y * zoom + y,
+        width: NODE_WIDTH * zoom,
+        height: NODE_HEIGHT * zoom,
+        canvas: box,
+      };
+    },
+    [flow, placement],
+  );
   const isInView = useCallback(
     (nodeId: string): boolean => {
-      const at = positions?.byId.get(nodeId);
-      const box = canvas.current?.getBoundingClientRect();
-      if (!at || !box || box.width === 0) return false;
-      const { x, y, zoom } = flow.getViewport();
-      const sx = at.x * zoom + x;
-      const sy = at.y * zoom + y;
+      const at = screenBoxOf(nodeId);
       return (
-        sx >= 0 &&
-        sy >= 0 &&
-        sx + NODE_WIDTH * zoom <= box.width &&
-        sy + NODE_HEIGHT * zoom <= box.height
+        at !== null &&
+        at.x >= 0 &&
+        at.y >= 0 &&
+        at.x + at.width <= at.canvas.width &&
+        at.y + at.height <= at.canvas.height
       );
     },
-    [flow, positions],
+    [screenBoxOf],
   );
 
-  // Follow the leaf when it moves out of sight (a new answer, a click elsewhere, another tab).
+  /** Pans just enough to bring a node fully into view (centres on it when it is far away). */
+  const bringIntoView = useCallback(
+    (nodeId: string) => {
+      const at = screenBoxOf(nodeId);
+      if (!at) return;
+      const { width, height } = at.canvas;
+      if (at.x < -width || at.x > 2 * width || at.y < -height || at.y > 2 * height) {
+        centerOn(nodeId, true);
+        return;
+      }
+      const shift = (start: number, size: number, room: number): number => {
+        if (size + 2 * FOLLOW_MARGIN > room) return room / 2 - (start + size / 2);
+        if (start < FOLLOW_MARGIN) return FOLLOW_MARGIN - start;
+        if (start + size > room - FOLLOW_MARGIN) return room - FOLLOW_MARGIN - (start + size);
+        return 0;
+      };
+      const dx = shift(at.x, at.width, width);
+      const dy = shift(at.y, at.height, height);
+      if (dx === 0 && dy === 0) return;
+      const viewport = flow.getViewport();
+      void flow.setViewport(
+        { x: viewport.x + dx, y: viewport.y + dy, zoom: viewport.zoom },
+        { duration: 200 },
+      );
+    },
+    [flow, screenBoxOf, centerOn],
+  );
+
+  // Follow the leaf as it moves (a new answer, a move from another tab), unless the user has
+  // panned away from it: while they drag, or after they moved the view and the old leaf is no
+  // longer in sight, the view stays where they put it.
+  const dragging = useRef(false);
+  const userMoved = useRef(false);
   const followed = useRef<string | null>(null);
   useEffect(() => {
     const leaf = graph.leafNodeId;
-    if (!positions || !leaf || followed.current === leaf) return;
+    if (!placement || !leaf || followed.current === leaf) return;
+    // A leaf the running layout has not placed yet is followed once it is.
+    if (!placement.byId.has(leaf)) return;
+    const previous = followed.current;
     followed.current = leaf;
-    if (!isInView(leaf)) centerOn(leaf, false);
-  }, [positions, graph.leafNodeId, isInView, centerOn]);
+    if (previous === null || dragging.current) return;
+    if (userMoved.current && !isInView(previous)) return;
+    userMoved.current = false;
+    bringIntoView(leaf);
+  }, [placement, graph.leafNodeId, isInView, bringIntoView]);
+  useEffect(() => {
+    followed.current = null;
+    userMoved.current = false;
+  }, [sessionId]);
+  const onMoveStart = useCallback((event: MouseEvent | TouchEvent | null) => {
+    if (!event) return;
+    dragging.current = true;
+    userMoved.current = true;
+  }, []);
+  const onMoveEnd = useCallback(() => {
+    dragging.current = false;
+  }, []);
 
   // A panel that was hidden (narrow screens) has no size: centre on the leaf once it is shown.
   const leafRef = useRef(graph.leafNodeId);
@@ -240,10 +298,10 @@ function SessionTreeInner({
   // A new filter moves every node: keep the leaf where the eye is.
   const centredFilter = useRef(filter);
   useEffect(() => {
-    if (!positions || centredFilter.current === filter) return;
+    if (!placement || centredFilter.current === filter) return;
     centredFilter.current = filter;
     centerOn(graph.leafNodeId ?? graph.roots[0] ?? null, false);
-  }, [positions, filter, graph, centerOn]);
+  }, [placement, filter, graph, centerOn]);
 
   const activate = useCallback(
     (nodeId: string) => {
@@ -251,53 +309,46 @@ function SessionTreeInner({
         setExpanded((open) => new Set(open).add(nodeId));
         return;
       }
-      const entry = byEntryId.get(nodeId);
+      const entry = byId.get(nodeId);
       if (entry && !readOnly) onNavigate(entry, summary);
     },
-    [byEntryId, onNavigate, readOnly, summary],
+    [byId, onNavigate, readOnly, summary],
+  );
+
+  const prefetch = useCallback(
+    (nodeId: string) => {
+      const entry = byId.get(nodeId);
+      if (entry && !readOnly) onPrefetch(entry);
+    },
+    [byId, onPrefetch, readOnly],
   );
 
   const onNodeClick = useCallback((_: unknown, node: Node) => activate(node.id), [activate]);
-
-  const effectiveFocus =
-    focusedId && graph.childrenOf.has(focusedId)
-      ? focusedId
-      : (graph.leafNodeId ?? graph.roots[0] ?? null);
 
   const moveFocus = useCallback(
     (nodeId: string | null) => {
       if (!nodeId) return;
       setFocusedId(nodeId);
-      const at = positions?.byId.get(nodeId);
-      if (at) {
-        const { x, y, zoom } = flow.getViewport();
-        const box = document.querySelector('.session-tree-canvas')?.getBoundingClientRect();
-        const sx = at.x * zoom + x;
-        const sy = at.y * zoom + y;
-        if (
-          !box ||
-          sx < 0 ||
-          sy < 0 ||
-          sx + NODE_WIDTH * zoom > box.width ||
-          sy + NODE_HEIGHT * zoom > box.height
-        )
-          centerOn(nodeId, false);
-      }
-      requestAnimationFrame(() => {
-        const element = document.querySelector<HTMLElement>(
+      if (!isInView(nodeId)) centerOn(nodeId, false);
+      // The node may mount a frame or two later (when the view moved to it): wait for it.
+      let tries = 0;
+      const focus = (): void => {
+        const element = canvas.current?.querySelector<HTMLElement>(
           `.react-flow__node[data-id="${CSS.escape(nodeId)}"] [role="button"]`,
         );
-        element?.focus({ preventScroll: true });
-      });
+        if (element) element.focus({ preventScroll: true });
+        else if (++tries < 10) requestAnimationFrame(focus);
+      };
+      requestAnimationFrame(focus);
     },
-    [centerOn, flow, positions],
+    [centerOn, isInView],
   );
 
   const onKeyDown = useCallback(
     (event: React.KeyboardEvent) => {
       const current = effectiveFocus;
       if (!current) return;
-      const node = graph.nodes.find((n) => n.id === current);
+      const node = nodeById.get(current);
       const parentId = node?.data.parentId ?? null;
       const siblings = parentId === null ? graph.roots : (graph.childrenOf.get(parentId) ?? []);
       const index = siblings.indexOf(current);
@@ -308,7 +359,7 @@ function SessionTreeInner({
           break;
         case 'ArrowDown': {
           const children = graph.childrenOf.get(current) ?? [];
-          const onPath = children.find((id) => graph.nodes.find((n) => n.id === id)?.data.onPath);
+          const onPath = children.find((id) => nodeById.get(id)?.data.onPath);
           target = onPath ?? children[0];
           break;
         }
@@ -333,21 +384,22 @@ function SessionTreeInner({
       event.preventDefault();
       if (target) moveFocus(target);
     },
-    [activate, effectiveFocus, graph, moveFocus],
+    [activate, effectiveFocus, graph, nodeById, moveFocus],
   );
 
   const actions = useMemo<TreeActions>(
     () => ({
       activate,
+      prefetch,
       editLabel: setLabelTarget,
       focusedId: effectiveFocus,
       setFocused: setFocusedId,
       readOnly,
     }),
-    [activate, effectiveFocus, readOnly],
+    [activate, prefetch, effectiveFocus, readOnly],
   );
 
-  const labelEntry = labelTarget ? byEntryId.get(labelTarget) : undefined;
+  const labelEntry = labelTarget ? byId.get(labelTarget) : undefined;
 
   return (
     <TreeActionsContext.Provider value={actions}>
@@ -357,7 +409,9 @@ function SessionTreeInner({
         summary={summary}
         onSummary={setSummary}
         onFitLeaf={() => centerOn(graph.leafNodeId, true)}
-        onFitAll={() => void flow.fitView({ duration: 250 })}
+        onFitAll={() => {
+          if (placement) void flow.fitBounds(placement.bounds, { padding: 0.05, duration: 250 });
+        }}
         readOnly={readOnly}
         count={graph.nodes.length}
       />
@@ -375,6 +429,8 @@ function SessionTreeInner({
           minZoom={0.05}
           maxZoom={2}
           onNodeClick={onNodeClick}
+          onMoveStart={onMoveStart}
+          onMoveEnd={onMoveEnd}
           zoomOnDoubleClick={false}
           deleteKeyCode={null}
           selectionKeyCode={null}
@@ -382,7 +438,7 @@ function SessionTreeInner({
         >
           <Background gap={24} size={1} />
           <Controls showInteractive={false} />
-          {nodes.length <= MINIMAP_LIMIT ? (
+          {graph.nodes.length <= FULL_DRAW_LIMIT ? (
             <MiniMap
               pannable
               zoomable

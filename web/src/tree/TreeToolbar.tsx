@@ -1,4 +1,4 @@
-import type { TreeFilter } from '../graph/session-to-graph';
+import type { TreeFilter } from '../graph/entry-kinds';
 
 export interface SummaryChoice {
   /** What happens to the branch being left: nothing, a summary, a summary with instructions. */

@@ -1,0 +1,65 @@
+import type { TreeNode } from '../../../shared/session-entries';
+
+/*
+ * What kind of thing an entry of the tree skeleton is, as the graph sees it: its role, whether it
+ * is ever drawn, whether a filter keeps it, and whether it may be folded with its turn.
+ */
+
+export type TreeFilter = 'all' | 'no-tools' | 'user-only' | 'labelled';
+export const TREE_FILTERS: readonly TreeFilter[] = ['all', 'no-tools', 'user-only', 'labelled'];
+
+/** Custom entry types Arbor writes for its own bookkeeping; never drawn. */
+export const HIDDEN_CUSTOM_TYPES: ReadonlySet<string> = new Set(['arbor.leaf']);
+
+/** The role people see for an entry: the message role, else the entry type. */
+export function entryRole(entry: TreeNode): string {
+  if (entry.type === 'message') return entry.role ?? 'message';
+  if (entry.type === 'custom_message') return 'custom';
+  return entry.type;
+}
+
+/** Label entries and Arbor's leaf markers: never drawn under any filter. */
+export function isAlwaysHidden(entry: TreeNode): boolean {
+  if (entry.type === 'label') return true;
+  if (entry.type === 'custom') {
+    const customType = entry.customType ?? entry.preview;
+    return HIDDEN_CUSTOM_TYPES.has(customType);
+  }
+  return false;
+}
+
+function isToolEntry(entry: TreeNode): boolean {
+  if (entry.type !== 'message') return false;
+  if (entry.role === 'toolResult') return true;
+  return entry.role === 'assistant' && (entry.toolCalls ?? 0) > 0 && !entry.isError;
+}
+
+/** User messages and custom messages: what a click hands back to the editor; never folded. */
+export function isUserLike(entry: TreeNode): boolean {
+  return (entry.type === 'message' && entry.role === 'user') || entry.type === 'custom_message';
+}
+
+export function isLabelled(entry: TreeNode): boolean {
+  return entry.label !== undefined && entry.label !== '';
+}
+
+export function passesFilter(entry: TreeNode, filter: TreeFilter): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'no-tools':
+      return !isToolEntry(entry);
+    case 'user-only':
+      return isUserLike(entry);
+    case 'labelled':
+      return isLabelled(entry);
+  }
+}
+
+/** Members of a turn's tool loop: assistant replies, tool results, shell runs. */
+export function isLoopMember(entry: TreeNode): boolean {
+  return (
+    entry.type === 'message' &&
+    (entry.role === 'assistant' || entry.role === 'toolResult' || entry.role === 'bashExecution')
+  );
+}

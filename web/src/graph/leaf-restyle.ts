@@ -1,0 +1,59 @@
+import type { TreeNode } from '../../../shared/session-entries';
+import { passesFilter } from './entry-kinds';
+import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from './session-to-graph';
+
+/*
+ * A leaf move that keeps the drawn shape costs no derivation and no layout: only the nodes and
+ * edges whose active-path or leaf mark changed get new objects, every other object is reused (so
+ * memoised node components and React Flow skip them).
+ */
+
+/**
+ * The graph for `leafId`, or null when the move changes what is drawn (the new path runs through
+ * a fold, or the old leaf was only drawn because it was the leaf), in which case the caller derives
+ * the graph afresh. Valid when `graph` was derived with its own active path kept open (see
+ * `GraphOptions.keepOpen`): the result then equals a fresh derivation that keeps both paths open.
+ */
+export function restyleForLeaf(
+  graph: SessionGraph,
+  byId: ReadonlyMap<string, TreeNode>,
+  leafId: string | null,
+): SessionGraph | null {
+  const activePath = pathTo(byId, leafId !== null && byId.has(leafId) ? leafId : null);
+  const leafEntryId = drawnLeafOf(byId, activePath);
+  const oldLeafId = graph.leafNodeId;
+
+  if (leafEntryId !== null && graph.nodeOfEntry.get(leafEntryId) !== leafEntryId) return null;
+  for (const id of activePath) {
+    const node = graph.nodeOfEntry.get(id);
+    if (node !== undefined && node !== id) return null;
+  }
+  if (oldLeafId !== null && oldLeafId !== leafEntryId) {
+    const oldLeaf = byId.get(oldLeafId);
+    if (!oldLeaf || !passesFilter(oldLeaf, graph.filter)) return null;
+  }
+
+  const onPath = new Set(activePath);
+  const changed = new Set<string>();
+  for (const id of graph.activePath) if (!onPath.has(id)) changed.add(id);
+  const wasOnPath = new Set(graph.activePath);
+  for (const id of activePath) if (!wasOnPath.has(id)) changed.add(id);
+  if (oldLeafId !== null) changed.add(oldLeafId);
+  if (leafEntryId !== null) changed.add(leafEntryId);
+
+  const restyle = (node: GraphNode): GraphNode => {
+    const isLeaf = node.id === leafEntryId;
+    const nowOnPath = onPath.has(node.id);
+    if (node.data.isLeaf === isLeaf && node.data.onPath === nowOnPath) return node;
+    return { ...node, data: { ...node.data, isLeaf, onPath: nowOnPath } };
+  };
+  const nodes = graph.nodes.map((node) => (changed.has(node.id) ? restyle(node) : node));
+  const edges = graph.edges.map((edge) => {
+    if (!changed.has(edge.target)) return edge;
+    const nowOnPath = onPath.has(edge.target);
+    return (edge.className === 'on-path') === nowOnPath
+      ? edge
+      : edgeOf(edge.source, edge.target, nowOnPath);
+  });
+  return { ...graph, nodes, edges, activePath, leafNodeId: leafEntryId };
+}
