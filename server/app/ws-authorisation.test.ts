@@ -20,8 +20,10 @@ const READ: CommandType[] = [
   'get_entries',
   'switch_session',
   'ping',
+  'fork',
+  'clone',
 ];
-const CREATE: CommandType[] = ['fork', 'clone', 'new_session'];
+const CREATE: CommandType[] = ['new_session'];
 
 function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean {
   if (READ.includes(command)) return true;
@@ -179,6 +181,20 @@ describe('authorisation over the WebSocket', () => {
     const max = clients.max;
     await max.ok({ type: 'subscribe', sessionId });
     const refused = await max.request({ type: 'set_session_name', sessionId, name: 'mine now' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('lets a viewer fork what it reads into a copy of its own that it still cannot run', async () => {
+    const vic = clients.vic;
+    await vic.ok({ type: 'subscribe', sessionId: sessions.max.id });
+    const { sessionId } = await vic.ok<{ sessionId: string }>({
+      type: 'clone',
+      sessionId: sessions.max.id,
+    });
+    const snapshot = vic.next((m) => m.type === 'snapshot' && m.sessionId === sessionId);
+    await vic.ok({ type: 'subscribe', sessionId });
+    expect(((await snapshot) as Snapshot).access).toEqual({ canWrite: false, owner: 'vic' });
+    const refused = await vic.request({ type: 'prompt', sessionId, text: 'run it' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 });

@@ -23,7 +23,11 @@ export function mayAccess(user: UserSummary, owner: string | null, access: Acces
   }
 }
 
-/** The access each WebSocket command needs on the session it names. */
+/**
+ * The access each WebSocket command needs on the session it names. Anyone who may read a session
+ * may fork or clone it into a session of their own; a viewer's copy stays read-only to it, since
+ * viewers never write.
+ */
 export function accessFor(command: CommandType): Access {
   switch (command) {
     case 'subscribe':
@@ -33,9 +37,9 @@ export function accessFor(command: CommandType): Access {
     case 'get_entries':
     case 'switch_session':
     case 'ping':
-      return 'read';
     case 'fork':
     case 'clone':
+      return 'read';
     case 'new_session':
       return 'create';
     case 'prompt':
