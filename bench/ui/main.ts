@@ -1,13 +1,15 @@
 /// <reference lib="dom" />
 import fs from 'node:fs';
-import { chromium } from '@playwright/test';
 import WebSocket from 'ws';
 import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
+import { openCdpPage } from './cdp-page.js';
+import { paintedWith } from './page-scripts.js';
 import { generateSession } from './generate-session.js';
 
 /*
  * The graph of a 10,000-entry session in Chromium: time to the first painted graph, and from a
- * click on a prompt node to the leaf moved and the editor filled. Needs `npm run build` first.
+ * click on a prompt node to the leaf moved and the editor filled, timed inside the page. Needs
+ * `npm run build` first. Chromium runs without DevTools' network instrumentation (see cdp-page.ts).
  * Goals (product spec §7): first paint under 1.5 s; click to leaf and editor under 100 ms.
  */
 
@@ -53,34 +55,15 @@ async function main(): Promise<void> {
   const size = fs.statSync(session.file).size;
   console.log(`session: ${session.entries} entries, ${(size / 1e6).toFixed(1)} MB`);
   const server = await startArbor(dirs);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const page = await openCdpPage({ width: 1440, height: 900 });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
     const url = `${server.url}/?session=${session.sessionId}`;
+    const leafSelector = '[aria-label="Session tree"] [aria-current="true"]';
 
     const paints: number[] = [];
     for (let i = 0; i < LOADS; i++) {
-      await page.goto(url);
-      await page.waitForSelector('[aria-label="Session tree"] [aria-current="true"]', {
-        timeout: 30_000,
-      });
-      paints.push(
-        (await page.evaluate(
-          'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))))',
-        )) as number,
-      );
+      await page.navigate(url);
+      paints.push(await page.evaluate<number>(paintedWith(leafSelector)));
     }
     console.log(`first painted graph (navigation start → leaf node painted): ${fmt(paints)}`);
 
@@ -89,49 +72,49 @@ async function main(): Promise<void> {
     // click starts from a fresh page on the original leaf: the previous click is undone first.
     const target = session.recentPrompts.at(-1);
     if (!target) throw new Error('no prompt in the generated session');
-    const leafSelector = `[aria-label="Session tree"] [data-entry-id="${session.leafId}"]`;
+    const selector = `[aria-label="Session tree"] [data-entry-id="${target.id}"]`;
     for (let i = 0; i < CLICKS; i++) {
-      const selector = `[aria-label="Session tree"] [data-entry-id="${target.id}"]`;
       if (i > 0) {
         await moveLeaf(server.url, session.sessionId, session.leafId);
-        await page.goto(url);
-        await page.waitForSelector(leafSelector);
+        await page.navigate(url);
       }
-      await page.waitForSelector(selector);
-      await page.getByRole('textbox', { name: 'Message' }).fill('');
-      // A string, not a function: the TypeScript runner would wrap a function in helpers the
-      // page does not have.
-      const ms = (await page.evaluate(
-        `new Promise((resolve, reject) => {
-          const editor = document.querySelector('textarea[aria-label="Message"]');
-          const node = document.querySelector(${JSON.stringify(selector)});
-          const parentId = ${JSON.stringify(target.parentId)};
-          const text = ${JSON.stringify(target.text)};
-          const started = performance.now();
-          const done = () => {
-            const leaf = document.querySelector('[aria-label="Session tree"] [aria-current="true"]');
-            return leaf && leaf.getAttribute('data-entry-id') === parentId && editor.value === text;
-          };
-          const observer = new MutationObserver(() => {
-            if (done()) {
+      await page.evaluate(
+        paintedWith(`[aria-label="Session tree"] [data-entry-id="${session.leafId}"]`),
+      );
+      await page.evaluate(paintedWith(selector));
+      clicks.push(
+        await page.evaluate<number>(
+          `new Promise((resolve, reject) => {
+            const editor = document.querySelector('textarea[aria-label="Message"]');
+            const node = document.querySelector(${JSON.stringify(selector)});
+            const parentId = ${JSON.stringify(target.parentId)};
+            const text = ${JSON.stringify(target.text)};
+            if (editor.value !== '') reject(new Error('the editor is not empty before the click'));
+            const started = performance.now();
+            const done = () => {
+              const leaf = document.querySelector(${JSON.stringify(leafSelector)});
+              return leaf && leaf.getAttribute('data-entry-id') === parentId && editor.value === text;
+            };
+            const observer = new MutationObserver(() => {
+              if (done()) {
+                observer.disconnect();
+                resolve(performance.now() - started);
+              }
+            });
+            observer.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+            setTimeout(() => {
               observer.disconnect();
-              resolve(performance.now() - started);
-            }
-          });
-          observer.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
-          setTimeout(() => {
-            observer.disconnect();
-            reject(new Error('the leaf did not move within 10 s'));
-          }, 10000);
-          node.click();
-        })`,
-      )) as number;
-      clicks.push(ms);
+              reject(new Error('the leaf did not move within 10 s'));
+            }, 10000);
+            node.click();
+          })`,
+        ),
+      );
     }
     console.log(`click on a prompt → leaf moved and editor filled: ${fmt(clicks)}`);
-    if (errors.length) console.log(`page errors: ${errors.join('\n')}`);
+    if (page.errors.length) console.log(`page errors: ${page.errors.join('\n')}`);
   } finally {
-    await browser.close();
+    await page.close();
     await server.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import type { Me, SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
 import type { TreeNode } from '../../../shared/session-entries';
@@ -132,6 +132,9 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     [sessionId, report],
   );
   const { view, notify, dismiss, loadBodies } = useSession(socket, sessionId, onClosed);
+  // The chat renders behind the rest of the page (an interruptible pass after each update), so a
+  // big session's graph, the editor and the controls never wait for dozens of markdown messages.
+  const chatView = useDeferredValue(view);
 
   // Keep the list fresh when a run ends (first prompts, counts and times change).
   const running = view?.state.isStreaming ?? false;
@@ -492,8 +495,8 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           onClone={clone}
           onNew={newSession}
         />
-        {view ? (
-          <ChatLog view={view} />
+        {chatView && chatView.sessionId === view?.sessionId ? (
+          <ChatLog view={chatView} />
         ) : (
           <div className="chat-log" role="log" aria-label="Conversation">
             <p className="chat-empty">{sessionId ? 'Opening the session…' : 'No session open.'}</p>
