@@ -59,6 +59,11 @@ test('new, rename, search and delete to trash', async ({ page, arbor }) => {
   await page.getByRole('searchbox', { name: 'Search sessions' }).fill('');
   await expect(sessionRows(page)).toHaveCount(2);
 
+  // The row's controls are drawn, not left to a font that may lack their glyphs.
+  await expect(page.getByRole('button', { name: 'Delete Fruit one' }).locator('svg')).toHaveCount(
+    1,
+  );
+  await expect(page.getByRole('button', { name: 'Delete Fruit one' })).toHaveText('');
   await page.getByRole('button', { name: 'Delete Fruit one' }).click();
   await page.getByRole('button', { name: 'Move to trash' }).click();
   await expect(sessionRows(page)).toHaveCount(1);

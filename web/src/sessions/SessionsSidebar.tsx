@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
 import { lineageRows, sessionTitle } from './session-lineage';
+import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
 
 interface SessionsSidebarProps {
   workspaces: WorkspaceInfo[];
@@ -71,7 +72,7 @@ function SessionRow({
             title={title}
             onClick={onOpen}
           >
-            {depth > 0 ? <span aria-hidden="true">↳ </span> : null}
+            {depth > 0 ? <ForkArrowIcon /> : null}
             <span className="session-name">{title}</span>
             <span className="session-meta">
               {new Date(session.modified).toLocaleString()} · {session.messageCount} messages
@@ -82,16 +83,18 @@ function SessionRow({
               <button
                 type="button"
                 aria-label={`Rename ${title}`}
+                title="Rename"
                 onClick={() => setMode('rename')}
               >
-                ✎
+                <PencilIcon />
               </button>
               <button
                 type="button"
                 aria-label={`Delete ${title}`}
+                title="Move to trash"
                 onClick={() => setMode('delete')}
               >
-                ✕
+                <TrashIcon />
               </button>
             </span>
           ) : null}
