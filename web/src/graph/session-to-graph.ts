@@ -103,46 +103,53 @@ export interface GraphOptions {
 
 interface Indexed {
   byId: Map<string, TreeNode>;
-  order: Map<string, number>;
-  children: Map<string | null, TreeNode[]>;
+  children: Map<string, TreeNode[]>;
   roots: TreeNode[];
+}
+
+const byTime = (a: TreeNode, b: TreeNode): number =>
+  a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
+
+/** Sorts oldest first; the sort is stable, so entries of one time keep their order in the file. */
+function sortByTime(list: TreeNode[]): void {
+  for (let i = 1; i < list.length; i++) {
+    if (list[i - 1]!.timestamp > list[i]!.timestamp) {
+      list.sort(byTime);
+      return;
+    }
+  }
 }
 
 /**
  * Indexes the skeleton the way pi's `getTree` reads it: the first entry with an id wins, entries
  * whose parent is missing or themselves are roots, children oldest first. Entries caught in a
- * parent cycle are promoted to roots so that nothing disappears.
+ * parent cycle are not reachable from a root: `breakCycles` promotes them when a walk finds that.
  */
 function indexTree(tree: readonly TreeNode[]): Indexed {
   const byId = new Map<string, TreeNode>();
-  const order = new Map<string, number>();
+  const children = new Map<string, TreeNode[]>();
+  const roots: TreeNode[] = [];
   for (const entry of tree) {
     if (byId.has(entry.id)) continue;
     byId.set(entry.id, entry);
-    order.set(entry.id, order.size);
   }
-  const children = new Map<string | null, TreeNode[]>();
-  const roots: TreeNode[] = [];
   for (const entry of byId.values()) {
     const parent = entry.parentId;
     if (parent === null || parent === entry.id || !byId.has(parent)) {
       roots.push(entry);
       continue;
     }
-    let list = children.get(parent);
-    if (!list) children.set(parent, (list = []));
-    list.push(entry);
+    const list = children.get(parent);
+    if (list) list.push(entry);
+    else children.set(parent, [entry]);
   }
-  const byTime = (a: TreeNode, b: TreeNode): number =>
-    a.timestamp < b.timestamp
-      ? -1
-      : a.timestamp > b.timestamp
-        ? 1
-        : (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0);
-  for (const list of children.values()) list.sort(byTime);
-  roots.sort(byTime);
+  for (const list of children.values()) if (list.length > 1) sortByTime(list);
+  sortByTime(roots);
+  return { byId, children, roots };
+}
 
-  // Anything not reachable from a root sits in a cycle: break it at its oldest entry.
+/** Promotes every entry not reachable from a root (it sits in a cycle) to a root of its own. */
+function breakCycles({ byId, children, roots }: Indexed): void {
   const reached = new Set<string>();
   const mark = (start: TreeNode): void => {
     const stack = [start];
@@ -154,16 +161,13 @@ function indexTree(tree: readonly TreeNode[]): Indexed {
     }
   };
   for (const root of roots) mark(root);
-  if (reached.size < byId.size) {
-    for (const entry of byId.values()) {
-      if (reached.has(entry.id)) continue;
-      roots.push(entry);
-      const siblings = entry.parentId === null ? undefined : children.get(entry.parentId);
-      if (siblings) siblings.splice(siblings.indexOf(entry), 1);
-      mark(entry);
-    }
+  for (const entry of byId.values()) {
+    if (reached.has(entry.id)) continue;
+    roots.push(entry);
+    const siblings = entry.parentId === null ? undefined : children.get(entry.parentId);
+    if (siblings) siblings.splice(siblings.indexOf(entry), 1);
+    mark(entry);
   }
-  return { byId, order, children, roots };
 }
 
 /** Entry ids from a root to `leafId`, guarded against cycles; empty for a null or unknown leaf. */
@@ -278,33 +282,28 @@ export function drawnLeafOf(byId: ReadonlyMap<string, TreeNode>, path: readonly 
   return null;
 }
 
-/**
- * The graph of a session: visible entries and folds as React Flow nodes (positions left at zero
- * for the layout to fill), parent → child edges, the active path and the drawn leaf.
- */
-export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions): SessionGraph {
-  const filter = options.filter ?? 'all';
-  const expanded = options.expanded ?? new Set<string>();
-  const keepOpen = options.keepOpen ?? new Set<string>();
-  const segmentMin = options.segmentMinItems ?? SEGMENT_MIN_ITEMS;
-  const { byId, children, roots } = indexTree(tree);
-
-  const leafId = options.leafId !== null && byId.has(options.leafId) ? options.leafId : null;
-  const activePath = pathTo(byId, leafId);
-  const onPath = new Set(activePath);
-  const leafEntryId = drawnLeafOf(byId, activePath);
-
-  const shown = (entry: TreeNode): boolean =>
-    !isAlwaysHidden(entry) && (entry.id === leafEntryId || passesFilter(entry, filter));
-
-  // Visible tree: each shown entry hangs under its nearest shown ancestor.
+/** The drawn entries as a forest of work items, and how many entries the walk went through. */
+function visibleTree(
+  { children, roots }: Indexed,
+  leafEntryId: string | null,
+  onPath: ReadonlySet<string>,
+  filter: TreeFilter,
+  keepOpen: ReadonlySet<string>,
+): { roots: Work[]; walked: number } {
   const top: Work[] = [];
-  const stack: { entry: TreeNode; parent: Work | null }[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ entry: roots[i]!, parent: null });
-  while (stack.length > 0) {
-    const { entry, parent } = stack.pop()!;
+  const entries: TreeNode[] = [];
+  const holders: (Work | null)[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) {
+    entries.push(roots[i]!);
+    holders.push(null);
+  }
+  let walked = 0;
+  while (entries.length > 0) {
+    const entry = entries.pop()!;
+    const parent = holders.pop()!;
+    walked++;
     let holder = parent;
-    if (shown(entry)) {
+    if (!isAlwaysHidden(entry) && (entry.id === leafEntryId || passesFilter(entry, filter))) {
       const work: Work = {
         item: { kind: 'entry', id: entry.id, entry, role: entryRole(entry) },
         children: [],
@@ -317,14 +316,45 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
       else top.push(work);
       holder = work;
     }
-    const kids = children.get(entry.id) ?? [];
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ entry: kids[i]!, parent: holder });
+    const kids = children.get(entry.id);
+    if (kids === undefined) continue;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      entries.push(kids[i]!);
+      holders.push(holder);
+    }
+  }
+  return { roots: top, walked };
+}
+
+/**
+ * The graph of a session: visible entries and folds as React Flow nodes (positions left at zero
+ * for the layout to fill), parent → child edges, the active path and the drawn leaf.
+ */
+export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions): SessionGraph {
+  const filter = options.filter ?? 'all';
+  const expanded = options.expanded ?? new Set<string>();
+  const keepOpen = options.keepOpen ?? new Set<string>();
+  const segmentMin = options.segmentMinItems ?? SEGMENT_MIN_ITEMS;
+  const indexed = indexTree(tree);
+  const { byId } = indexed;
+
+  const leafId = options.leafId !== null && byId.has(options.leafId) ? options.leafId : null;
+  const activePath = pathTo(byId, leafId);
+  const onPath = new Set(activePath);
+  const leafEntryId = drawnLeafOf(byId, activePath);
+
+  // Visible tree: each shown entry hangs under its nearest shown ancestor. A walk that misses
+  // entries met a parent cycle: break it and walk again.
+  let top = visibleTree(indexed, leafEntryId, onPath, filter, keepOpen);
+  if (top.walked < indexed.byId.size) {
+    breakCycles(indexed);
+    top = visibleTree(indexed, leafEntryId, onPath, filter, keepOpen);
   }
 
   // Fold the tool loops of turns, then the rest of each turn in long unbranched runs of turns;
   // prompts and pinned entries are never folded.
   const loopFolded = collapseChains(
-    top,
+    top.roots,
     {
       inChain: (work) =>
         !work.pinned && work.item.kind === 'entry' && isLoopMember(work.item.entry),

@@ -25,7 +25,7 @@ export const FoldNode = memo(function FoldNode({ data }: NodeProps<Node<GraphNod
         aria-expanded="false"
         onFocus={() => actions.setFocused(item.id)}
       >
-        <span className="node-role">{item.kind === 'fold' ? 'Tools' : 'Turns'}</span>
+        <span className="node-role">{item.kind === 'fold' ? 'Tools' : 'Turn'}</span>
         <span className="node-text">
           {item.kind === 'fold'
             ? `${item.members.length} steps folded`
