@@ -437,7 +437,8 @@ function SessionTreeInner({
           multiSelectionKeyCode={null}
         >
           <Background gap={24} size={1} />
-          <Controls showInteractive={false} />
+          {/* React Flow's own fit button would fit only the nodes it holds; "Fit all" fits the graph. */}
+          <Controls showInteractive={false} showFitView={false} />
           {graph.nodes.length <= FULL_DRAW_LIMIT ? (
             <MiniMap
               pannable
