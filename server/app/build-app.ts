@@ -152,14 +152,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyWebsocket, {
     options: {
       maxPayload: 2 * MAX_FRAME_BYTES,
-      // Snapshots and entry bodies are large and repetitive (a 20,000-entry skeleton is ~4 MB of
-      // JSON, ~0.7 MB deflated); streaming frames stay under the threshold and go out as they are,
-      // so compression adds no latency to deltas. No context takeover keeps per-socket memory flat.
-      perMessageDeflate: {
-        threshold: 16 * 1024,
-        serverNoContextTakeover: true,
-        clientNoContextTakeover: true,
-      },
     },
     // Shutdown: runs are aborted and persisted (clients see their last events), then every
     // socket is closed with 1001.
