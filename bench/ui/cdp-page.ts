@@ -58,7 +58,8 @@ export async function openCdpPage(viewport: { width: number; height: number }): 
       `--user-data-dir=${profile}`,
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so that closing ends Chromium's helper processes too.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   const socket = new WebSocket(await devToolsUrl(child), { perMessageDeflate: false });
   await new Promise<void>((resolve, reject) => {
@@ -143,8 +144,9 @@ export async function openCdpPage(viewport: { width: number; height: number }): 
     },
     async close() {
       socket.close();
-      child.kill();
-      await new Promise((resolve) => child.once('exit', resolve));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+      await exited;
       // Chromium's helper processes can outlive it by a moment: a profile left behind is harmless.
       try {
         fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });

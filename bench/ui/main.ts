@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 import fs from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
 import { openCdpPage } from './cdp-page.js';
-import { paintedWith } from './page-scripts.js';
+import { paintedWith, settled } from './page-scripts.js';
 import { generateSession } from './generate-session.js';
 
 /*
@@ -82,6 +83,10 @@ async function main(): Promise<void> {
         paintedWith(`[aria-label="Session tree"] [data-entry-id="${session.leafId}"]`),
       );
       await page.evaluate(paintedWith(selector));
+      // The click comes once the page has settled: the chat drawn (it renders after the graph)
+      // and the main thread idle, so the figure is the click's and not the page's start.
+      await page.evaluate(paintedWith('[aria-label="Conversation"] [data-entry-id]'));
+      await page.evaluate(settled());
       clicks.push(
         await page.evaluate<number>(
           `new Promise((resolve, reject) => {
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
   } finally {
     await page.close();
     await server.stop();
+    fs.rmSync(path.dirname(dirs.dataDir), { recursive: true, force: true });
   }
 }
 

@@ -22,3 +22,8 @@ export function paintedWith(selector: string): string {
     }, 60000);
   })`;
 }
+
+/** In-page: resolves once the main thread has had an idle moment (at most 2 s from now). */
+export function settled(): string {
+  return `new Promise((resolve) => requestIdleCallback(() => resolve(true), { timeout: 2000 }))`;
+}

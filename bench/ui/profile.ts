@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
 import { openCdpPage } from './cdp-page.js';
 import { generateSession } from './generate-session.js';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   } finally {
     await page.close();
     await server.stop();
+    fs.rmSync(path.dirname(dirs.dataDir), { recursive: true, force: true });
   }
 }
 

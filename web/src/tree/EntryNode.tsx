@@ -2,6 +2,7 @@ import { memo, useContext } from 'react';
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { describeItem, type GraphNodeData } from '../graph/session-to-graph';
 import { TreeActionsContext } from './tree-actions';
+import { MARK_LEAF, MARK_NONE, useMark } from './active-marks';
 
 const ROLE_MARK: Record<string, string> = {
   user: 'You',
@@ -20,11 +21,13 @@ const ROLE_MARK: Record<string, string> = {
 export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphNodeData>>) {
   const actions = useContext(TreeActionsContext);
   const item = data.item;
+  const mark = useMark(item.id);
   if (item.kind !== 'entry') return null;
+  const isLeaf = mark === MARK_LEAF;
   const entry = item.entry;
   const classes = ['entry-node', `role-${item.role}`];
-  if (data.onPath) classes.push('on-path');
-  if (data.isLeaf) classes.push('is-leaf');
+  if (mark !== MARK_NONE) classes.push('on-path');
+  if (isLeaf) classes.push('is-leaf');
   if (entry.isError) classes.push('is-error');
   const focused = actions.focusedId === item.id;
   const preview = entry.preview || (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
@@ -38,7 +41,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         data-entry-id={item.id}
         data-role={item.role}
         aria-label={describeItem(item)}
-        aria-current={data.isLeaf ? 'true' : undefined}
+        aria-current={isLeaf ? 'true' : undefined}
         onFocus={() => actions.setFocused(item.id)}
         onPointerEnter={() => actions.prefetch(item.id)}
       >

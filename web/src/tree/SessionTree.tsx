@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   Controls,
@@ -13,9 +13,10 @@ import {
 } from '@xyflow/react';
 import type { TreeNode } from '../../../shared/session-entries';
 import type { TreeFilter } from '../graph/entry-kinds';
-import type { GraphEdge, GraphNode, GraphNodeData } from '../graph/session-to-graph';
+import type { GraphEdge, GraphItem, GraphNode, GraphNodeData } from '../graph/session-to-graph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/tree-layout';
-import { nodeTypes } from './node-types';
+import { edgeTypes, nodeTypes } from './node-types';
+import { ActiveMarks, ActiveMarksContext, MARK_LEAF, MARK_PATH } from './active-marks';
 import { TreeActionsContext, type TreeActions } from './tree-actions';
 import { LabelDialog } from './LabelDialog';
 import { TreeToolbar, type SummaryChoice } from './TreeToolbar';
@@ -54,18 +55,19 @@ const FOLLOW_MARGIN = 24;
 
 type Point = { x: number; y: number };
 
-// React Flow objects are kept per graph object (and position), so that a node or edge whose
-// graph object did not change is handed over as the same object and React Flow skips it.
-const flowNodes = new WeakMap<GraphNode, { at: Point; node: Node<GraphNodeData> }>();
-const flowEdges = new WeakMap<GraphEdge, Edge>();
+// React Flow objects are kept per drawn item (and position) and per edge id: a leaf move restyles
+// through the active marks, not through new nodes or edges, so React Flow gets the very same
+// objects, and arrays, as before.
+const flowNodes = new WeakMap<GraphItem, { at: Point; node: Node<GraphNodeData> }>();
 
 function flowNodeOf(node: GraphNode, at: Point): Node<GraphNodeData> {
-  const cached = flowNodes.get(node);
+  const cached = flowNodes.get(node.data.item);
   if (cached && cached.at === at) return cached.node;
   const made: Node<GraphNodeData> = {
     id: node.id,
     type: node.type,
     position: at,
+    // Its path and leaf marks are read from the active marks, never from here.
     data: node.data,
     draggable: false,
     selectable: false,
@@ -77,22 +79,22 @@ function flowNodeOf(node: GraphNode, at: Point): Node<GraphNodeData> {
     // Sizes are fixed by CSS: declaring them lets React Flow place nodes never mounted.
     measured: { width: NODE_WIDTH, height: NODE_HEIGHT },
   };
-  flowNodes.set(node, { at, node: made });
+  flowNodes.set(node.data.item, { at, node: made });
   return made;
 }
 
-function flowEdgeOf(edge: GraphEdge): Edge {
-  let made = flowEdges.get(edge);
+function flowEdgeOf(cache: Map<string, Edge>, edge: GraphEdge): Edge {
+  let made = cache.get(edge.id);
   if (!made) {
     made = {
       id: edge.id,
       source: edge.source,
       target: edge.target,
-      ...(edge.className ? { className: edge.className } : {}),
+      type: 'tree',
       focusable: false,
       selectable: false,
     };
-    flowEdges.set(edge, made);
+    cache.set(edge.id, made);
   }
   return made;
 }
@@ -132,13 +134,30 @@ function SessionTreeInner({
   const graph = useSessionGraph(sessionId, tree, byId, leafId, filter, expanded);
   const placement = useGraphLayout(graph);
   const nodeById = useMemo(() => new Map(graph.nodes.map((node) => [node.id, node])), [graph]);
-  const edgeInto = useMemo(() => new Map(graph.edges.map((edge) => [edge.target, edge])), [graph]);
+
+  // The active marks follow every graph, restyled or derived, before the browser paints.
+  const [marks] = useState(() => new ActiveMarks());
+  useLayoutEffect(() => {
+    const drawnOnPath = new Set<string>();
+    for (const id of graph.activePath) if (graph.nodeOfEntry.get(id) === id) drawnOnPath.add(id);
+    marks.set(drawnOnPath, graph.leafNodeId);
+  }, [graph, marks]);
 
   const effectiveFocus =
     focusedId && nodeById.has(focusedId) ? focusedId : (graph.leafNodeId ?? graph.roots[0] ?? null);
   const windowIds = useGraphWindow(graph, placement, [graph.leafNodeId, effectiveFocus]);
 
+  // What React Flow gets depends on the drawn shape, the layout and the window only: a restyled
+  // graph has the same items and edges, so the arrays stay the same and React Flow does nothing.
+  const latest = useRef(graph);
+  latest.current = graph;
+  const edgeCache = useRef({ sessionId, edges: new Map<string, Edge>() });
+  if (edgeCache.current.sessionId !== sessionId)
+    edgeCache.current = { sessionId, edges: new Map<string, Edge>() };
+  const { shape } = graph;
   const { nodes, edges } = useMemo(() => {
+    const current = latest.current;
+    const cache = edgeCache.current.edges;
     const nodes: Node<GraphNodeData>[] = [];
     const edges: Edge[] = [];
     if (!placement) return { nodes, edges };
@@ -151,20 +170,18 @@ function SessionTreeInner({
       nodes.push(flowNodeOf(node, at));
     };
     if (windowIds) {
-      for (const id of windowIds) {
-        const node = nodeById.get(id);
-        if (node) place(node);
-      }
-      for (const id of windowIds) {
-        const edge = edgeInto.get(id);
-        if (edge && windowIds.has(edge.source)) edges.push(flowEdgeOf(edge));
-      }
+      for (const node of current.nodes) if (windowIds.has(node.id)) place(node);
+      for (const edge of current.edges)
+        if (windowIds.has(edge.target) && windowIds.has(edge.source))
+          edges.push(flowEdgeOf(cache, edge));
     } else {
-      for (const node of graph.nodes) place(node);
-      for (const edge of graph.edges) edges.push(flowEdgeOf(edge));
+      for (const node of current.nodes) place(node);
+      for (const edge of current.edges) edges.push(flowEdgeOf(cache, edge));
     }
     return { nodes, edges };
-  }, [graph, placement, windowIds, nodeById, edgeInto]);
+    // `shape` stands for the items and edges of `latest.current` (a restyle keeps them).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shape, placement, windowIds]);
 
   const centerOn = useCallback(
     (nodeId: string | null, animate: boolean) => {
@@ -387,6 +404,16 @@ function SessionTreeInner({
     [activate, effectiveFocus, graph, nodeById, moveFocus],
   );
 
+  // A new function for every graph, so that the minimap redraws the marks after a leaf move.
+  const minimapClass = useCallback(
+    (node: Node) => {
+      void graph;
+      const mark = marks.markOf(node.id);
+      return mark === MARK_LEAF ? 'minimap-leaf' : mark === MARK_PATH ? 'minimap-path' : '';
+    },
+    [graph, marks],
+  );
+
   const actions = useMemo<TreeActions>(
     () => ({
       activate,
@@ -402,69 +429,61 @@ function SessionTreeInner({
   const labelEntry = labelTarget ? byId.get(labelTarget) : undefined;
 
   return (
-    <TreeActionsContext.Provider value={actions}>
-      <TreeToolbar
-        filter={filter}
-        onFilter={setFilter}
-        summary={summary}
-        onSummary={setSummary}
-        onFitLeaf={() => centerOn(graph.leafNodeId, true)}
-        onFitAll={() => {
-          if (placement) void flow.fitBounds(placement.bounds, { padding: 0.05, duration: 250 });
-        }}
-        readOnly={readOnly}
-        count={graph.nodes.length}
-      />
-      <div className="session-tree-canvas" ref={canvas} onKeyDown={onKeyDown}>
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          onlyRenderVisibleElements
-          nodesDraggable={false}
-          nodesConnectable={false}
-          nodesFocusable={false}
-          edgesFocusable={false}
-          elementsSelectable={false}
-          minZoom={0.05}
-          maxZoom={2}
-          onNodeClick={onNodeClick}
-          onMoveStart={onMoveStart}
-          onMoveEnd={onMoveEnd}
-          zoomOnDoubleClick={false}
-          deleteKeyCode={null}
-          selectionKeyCode={null}
-          multiSelectionKeyCode={null}
-        >
-          <Background gap={24} size={1} />
-          {/* React Flow's own fit button would fit only the nodes it holds; "Fit all" fits the graph. */}
-          <Controls showInteractive={false} showFitView={false} />
-          {graph.nodes.length <= FULL_DRAW_LIMIT ? (
-            <MiniMap
-              pannable
-              zoomable
-              ariaLabel="Tree overview"
-              nodeClassName={(node) =>
-                (node.data as GraphNodeData).isLeaf
-                  ? 'minimap-leaf'
-                  : (node.data as GraphNodeData).onPath
-                    ? 'minimap-path'
-                    : ''
-              }
-            />
-          ) : null}
-        </ReactFlow>
-      </div>
-      {labelEntry ? (
-        <LabelDialog
-          entry={labelEntry}
-          onSave={(label) => {
-            onSetLabel(labelEntry.id, label);
-            setLabelTarget(null);
+    <ActiveMarksContext.Provider value={marks}>
+      <TreeActionsContext.Provider value={actions}>
+        <TreeToolbar
+          filter={filter}
+          onFilter={setFilter}
+          summary={summary}
+          onSummary={setSummary}
+          onFitLeaf={() => centerOn(graph.leafNodeId, true)}
+          onFitAll={() => {
+            if (placement) void flow.fitBounds(placement.bounds, { padding: 0.05, duration: 250 });
           }}
-          onCancel={() => setLabelTarget(null)}
+          readOnly={readOnly}
+          count={graph.nodes.length}
         />
-      ) : null}
-    </TreeActionsContext.Provider>
+        <div className="session-tree-canvas" ref={canvas} onKeyDown={onKeyDown}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onlyRenderVisibleElements
+            nodesDraggable={false}
+            nodesConnectable={false}
+            nodesFocusable={false}
+            edgesFocusable={false}
+            elementsSelectable={false}
+            minZoom={0.05}
+            maxZoom={2}
+            onNodeClick={onNodeClick}
+            onMoveStart={onMoveStart}
+            onMoveEnd={onMoveEnd}
+            zoomOnDoubleClick={false}
+            deleteKeyCode={null}
+            selectionKeyCode={null}
+            multiSelectionKeyCode={null}
+          >
+            <Background gap={24} size={1} />
+            {/* React Flow's own fit button would fit only the nodes it holds; "Fit all" fits the graph. */}
+            <Controls showInteractive={false} showFitView={false} />
+            {graph.nodes.length <= FULL_DRAW_LIMIT ? (
+              <MiniMap pannable zoomable ariaLabel="Tree overview" nodeClassName={minimapClass} />
+            ) : null}
+          </ReactFlow>
+        </div>
+        {labelEntry ? (
+          <LabelDialog
+            entry={labelEntry}
+            onSave={(label) => {
+              onSetLabel(labelEntry.id, label);
+              setLabelTarget(null);
+            }}
+            onCancel={() => setLabelTarget(null)}
+          />
+        ) : null}
+      </TreeActionsContext.Provider>
+    </ActiveMarksContext.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStoreApi } from '@xyflow/react';
 import { contains, grow, type Rect } from '../graph/row-index';
 import type { SessionGraph } from '../graph/session-to-graph';
@@ -62,7 +62,9 @@ export function useGraphWindow(
 
   const anchor = graph.leafNodeId ?? graph.roots[0] ?? null;
   const pinnedKey = pinned.join('\n');
-  return useMemo(() => {
+  // The same set (object) while its members are the same, so that what depends on it stays put.
+  const previous = useRef<Set<string> | null>(null);
+  const ids = useMemo(() => {
     if (!big || !placement) return null;
     let rect = area;
     if (!rect) {
@@ -84,4 +86,8 @@ export function useGraphWindow(
     for (const id of pinnedKey.split('\n')) if (id && parentOf.has(id)) ids.add(id);
     return ids;
   }, [big, placement, area, anchor, graph, pinnedKey]);
+  const last = previous.current;
+  if (ids && last && ids.size === last.size && [...ids].every((id) => last.has(id))) return last;
+  previous.current = ids;
+  return ids;
 }
