@@ -2,7 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import type { Me, SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
 import type { TreeNode } from '../../../shared/session-entries';
-import { deleteSession, listSessions, listWorkspaces, logout, renameSession } from '../api/rest';
+import { deleteSession, listSessions, listWorkspaces, renameSession } from '../api/rest';
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
@@ -14,19 +14,10 @@ import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
+import { NoticeList } from './NoticeList';
+import { sessionFromUrl, showSessionInUrl } from './session-url';
+import { TopBar, type Panel } from './TopBar';
 import { describeError, useSession } from './use-session';
-
-type Panel = 'sessions' | 'chat' | 'tree';
-
-function sessionFromUrl(): string | null {
-  return new URLSearchParams(window.location.search).get('session');
-}
-
-function showSessionInUrl(sessionId: string): void {
-  const url = new URL(window.location.href);
-  url.searchParams.set('session', sessionId);
-  window.history.replaceState(null, '', url);
-}
 
 /** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
 function editorContentOf(
@@ -422,52 +413,8 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
 
   return (
     <div className="workbench" data-panel={panel}>
-      <header className="topbar">
-        <span className="brand">Arbor</span>
-        <nav className="panel-tabs" aria-label="Panels">
-          {(['sessions', 'chat', 'tree'] as const).map((name) => (
-            <button
-              key={name}
-              type="button"
-              aria-pressed={panel === name}
-              onClick={() => setPanel(name)}
-            >
-              {name === 'sessions' ? 'Sessions' : name === 'chat' ? 'Chat' : 'Tree'}
-            </button>
-          ))}
-        </nav>
-        <span className={`connection status-${status}`} role="status">
-          {status === 'open'
-            ? ''
-            : status === 'connecting'
-              ? 'Connecting…'
-              : status === 'offline'
-                ? 'Offline: reconnecting…'
-                : status === 'incompatible'
-                  ? 'This page is out of date: reload it.'
-                  : ''}
-        </span>
-        <span className="user">
-          {me.user.name} ({me.user.role})
-          {me.authRequired ? (
-            <button type="button" onClick={() => void logout().then(onLoggedOut)}>
-              Log out
-            </button>
-          ) : null}
-        </span>
-      </header>
-      {notices.length ? (
-        <div className="notices" role="alert">
-          {notices.map((notice) => (
-            <p key={notice.id} className={`notice notice-${notice.kind}`}>
-              {notice.text}
-              <button type="button" aria-label="Dismiss" onClick={notice.close}>
-                ×
-              </button>
-            </p>
-          ))}
-        </div>
-      ) : null}
+      <TopBar panel={panel} onPanel={setPanel} status={status} me={me} onLoggedOut={onLoggedOut} />
+      <NoticeList notices={notices} />
       <aside className="panel panel-sessions">
         <SessionsSidebar
           workspaces={workspaces}

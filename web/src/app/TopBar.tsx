@@ -1,0 +1,57 @@
+import type { Me } from '../../../shared/protocol';
+import { logout } from '../api/rest';
+import type { SocketStatus } from '../socket/arbor-socket';
+
+export type Panel = 'sessions' | 'chat' | 'tree';
+
+/** The top bar: brand, the panel tabs of narrow screens, the connection state and the user. */
+export function TopBar({
+  panel,
+  onPanel,
+  status,
+  me,
+  onLoggedOut,
+}: {
+  panel: Panel;
+  onPanel(panel: Panel): void;
+  status: SocketStatus;
+  me: Me;
+  onLoggedOut(): void;
+}) {
+  return (
+    <header className="topbar">
+      <span className="brand">Arbor</span>
+      <nav className="panel-tabs" aria-label="Panels">
+        {(['sessions', 'chat', 'tree'] as const).map((name) => (
+          <button
+            key={name}
+            type="button"
+            aria-pressed={panel === name}
+            onClick={() => onPanel(name)}
+          >
+            {name === 'sessions' ? 'Sessions' : name === 'chat' ? 'Chat' : 'Tree'}
+          </button>
+        ))}
+      </nav>
+      <span className={`connection status-${status}`} role="status">
+        {status === 'open'
+          ? ''
+          : status === 'connecting'
+            ? 'Connecting…'
+            : status === 'offline'
+              ? 'Offline: reconnecting…'
+              : status === 'incompatible'
+                ? 'This page is out of date: reload it.'
+                : ''}
+      </span>
+      <span className="user">
+        {me.user.name} ({me.user.role})
+        {me.authRequired ? (
+          <button type="button" onClick={() => void logout().then(onLoggedOut)}>
+            Log out
+          </button>
+        ) : null}
+      </span>
+    </header>
+  );
+}
