@@ -1,35 +1,47 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { PROTOCOL_VERSION, type ServerMessage } from '../../shared/protocol.js';
-import { startTimedDemoModel, TOKEN, type TimedDemoModel } from './timed-demo-model.js';
+import { monotonicMs, TOKEN } from './timed-demo-model.js';
 
 /*
  * bench/ws: the latency Arbor's server adds between a model's streamed chunk and a client's
  * WebSocket frame, and the server's CPU, for
- *   A. 50 sessions streaming at once, two clients each;
+ *   A. 50 sessions streaming at once, two clients each, their prompts sent at random moments
+ *      within the first second (steady streaming), and again all in the same instant (a burst);
  *   B. one session streaming to 100 clients;
  * each with delta coalescing at 30 ms (the default) and at 0 ms (per event-loop turn).
  *
- * The server runs in its own process (its CPU is read from /proc); the demo model and the clients
- * share this process, so a chunk's send time and a frame's receive time come from one clock.
- * Latency counts from the moment the model writes a chunk until the client's `message` event for
- * the frame that carries it, so it includes coalescing waits, the agent's parsing, and the network.
+ * Three processes: the server (the built `arbor serve`, rebuilt first; its CPU is read from /proc), the demo model (records
+ * when it writes each chunk) and this one (the clients). Times are CLOCK_MONOTONIC, common to all
+ * processes. Latency counts from the model's write of a chunk to the client's `message` event for
+ * the frame that carries it: coalescing waits, the agent's parsing and the network are included.
+ * Every scenario first streams a short unmeasured warm-up in each session.
  */
 
 const CHUNK_DELAY_MS = Number(process.env.CHUNK_DELAY_MS ?? 5);
-const WORDS = Number(process.env.WORDS ?? 200);
+const WORDS = Number(process.env.WORDS ?? 600);
+const WARMUP_WORDS = Number(process.env.WARMUP_WORDS ?? 40);
 const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const FANOUT = Number(process.env.FANOUT ?? 100);
+const SPREAD_MS = Number(process.env.SPREAD_MS ?? 1000);
+const COALESCING = (process.env.COALESCE_MS ?? '30,0').split(',').map(Number);
 
 interface Client {
   socket: WebSocket;
   request(command: Record<string, unknown>): Promise<Record<string, unknown>>;
-  onDelta: ((tokens: string[], at: number) => void) | undefined;
+  /** [token, monotonic ms of the frame's arrival] for every delta token received. */
+  received: [string, number][];
   ended: Map<string, () => void>;
+}
+
+interface ModelProcess {
+  baseUrl: string;
+  collect(): Promise<Map<string, number>>;
+  close(): Promise<void>;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -43,11 +55,37 @@ function cpuMs(pid: number): number {
   return (ticks * 1000) / 100;
 }
 
+async function startModel(): Promise<ModelProcess> {
+  const child = fork('bench/ws/model-process.ts', [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, CHUNK_DELAY_MS: String(CHUNK_DELAY_MS) },
+  });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
+    child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
+  });
+  return {
+    baseUrl,
+    collect: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) =>
+          resolve(new Map((m as { sentAt: [string, number][] }).sentAt)),
+        );
+        child.send('collect');
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
+  };
+}
+
 async function startServer(
   dataDir: string,
   workspace: string,
   coalesceMs: number,
-  model: TimedDemoModel,
+  modelUrl: string,
 ) {
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(
@@ -57,15 +95,14 @@ async function startServer(
   fs.writeFileSync(
     path.join(dataDir, 'models.json'),
     JSON.stringify({
-      models: [{ id: 'arbor-demo', baseUrl: model.baseUrl, contextWindow: 10_000_000 }],
+      models: [{ id: 'arbor-demo', baseUrl: modelUrl, contextWindow: 10_000_000 }],
     }),
   );
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'bench/ws/server-process.ts',
+      ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bench/ws/server-process.mjs',
       '--port',
       '0',
       '--data',
@@ -95,13 +132,15 @@ async function startServer(
   return { child, url, loopDelays };
 }
 
+type Server = Awaited<ReturnType<typeof startServer>>;
+
 async function connect(wsUrl: string): Promise<Client> {
   const socket = new WebSocket(wsUrl);
   let next = 1;
   const pending = new Map<string, (data: Record<string, unknown>) => void>();
   const client: Client = {
     socket,
-    onDelta: undefined,
+    received: [],
     ended: new Map(),
     request(command) {
       const id = `b${next++}`;
@@ -114,14 +153,15 @@ async function connect(wsUrl: string): Promise<Client> {
     },
   };
   socket.on('message', (data) => {
-    const at = performance.now();
-    // Frames are cast, not parsed with the protocol's schemas, to keep the clients' own CPU
-    // (which shares this process with the model) low; the tests check the schemas.
+    const at = monotonicMs();
+    // Frames are cast, not parsed with the protocol's schemas, to keep the clients' own CPU low;
+    // the tests check the schemas.
     const message = JSON.parse(String(data)) as ServerMessage;
     if (message.type === 'event') {
       const event = message.event;
       if (event.type === 'message_update' && event.assistantMessageEvent.type === 'text_delta') {
-        client.onDelta?.(event.assistantMessageEvent.delta.match(TOKEN) ?? [], at);
+        for (const token of event.assistantMessageEvent.delta.match(TOKEN) ?? [])
+          client.received.push([token, at]);
       } else if (event.type === 'agent_end') {
         client.ended.get(message.sessionId)?.();
       }
@@ -140,30 +180,35 @@ async function connect(wsUrl: string): Promise<Client> {
   return client;
 }
 
-/** Streams one prompt in each session and collects every client's per-chunk latency. */
+interface Group {
+  sessionId: string;
+  clients: Client[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function loopDelayReport(server: Server): Promise<number[]> {
+  const reported = server.loopDelays.length;
+  process.kill(server.child.pid as number, 'SIGUSR2');
+  while (server.loopDelays.length === reported) await sleep(10);
+  return (server.loopDelays.at(-1) as string).split(' ').map(Number);
+}
+
+/**
+ * Streams one prompt of `words` tokens in each session, the prompts sent at the given offsets
+ * (ms from the start), and returns every client's per-chunk latency and the server's CPU.
+ */
 async function stream(
-  model: TimedDemoModel,
-  groups: { sessionId: string; clients: Client[]; prompt: string }[],
-  server: { child: ChildProcess; loopDelays: string[] },
+  model: ModelProcess,
+  server: Server,
+  groups: Group[],
+  round: string,
+  words: number,
+  offsets: number[],
 ) {
   const serverPid = server.child.pid as number;
-  const latencies: number[] = [];
-  for (const group of groups) {
-    for (const client of group.clients) {
-      const seen = new Set<string>();
-      client.onDelta = (tokens, at) => {
-        for (const token of tokens) {
-          const sent = model.sentAt.get(token);
-          if (sent === undefined || seen.has(token)) continue;
-          seen.add(token);
-          latencies.push(at - sent);
-        }
-      };
-    }
-  }
-  const resetAt = server.loopDelays.length;
-  process.kill(serverPid, 'SIGUSR2');
-  while (server.loopDelays.length === resetAt) await new Promise((r) => setTimeout(r, 10));
+  for (const client of groups.flatMap((g) => g.clients)) client.received = [];
+  await loopDelayReport(server);
   const benchDelay = monitorEventLoopDelay({ resolution: 1 });
   benchDelay.enable();
   const cpuBefore = cpuMs(serverPid);
@@ -174,121 +219,133 @@ async function stream(
     ),
   );
   await Promise.all(
-    groups.map((group) =>
-      (group.clients[0] as Client).request({
+    groups.map(async (group, s) => {
+      await sleep(offsets[s] ?? 0);
+      const prompt = Array.from({ length: words }, (_, i) => `S${s}R${round}W${i}`).join(' ');
+      await (group.clients[0] as Client).request({
         type: 'prompt',
         sessionId: group.sessionId,
-        text: group.prompt,
-      }),
-    ),
+        text: prompt,
+      });
+    }),
   );
   await Promise.all(done);
   const wallMs = performance.now() - started;
   const serverCpuMs = cpuMs(serverPid) - cpuBefore;
   benchDelay.disable();
-  const reported = server.loopDelays.length;
-  process.kill(serverPid, 'SIGUSR2');
-  while (server.loopDelays.length === reported) await new Promise((r) => setTimeout(r, 10));
-  const [, loopP99, loopMax] = (server.loopDelays.at(-1) as string).split(' ').map(Number);
+  const [, loopP99, loopMax] = await loopDelayReport(server);
+  const sentAt = await model.collect();
+  const latencies: number[] = [];
+  for (const client of groups.flatMap((g) => g.clients)) {
+    const seen = new Set<string>();
+    for (const [token, at] of client.received) {
+      const sent = sentAt.get(token);
+      if (sent === undefined || seen.has(token)) continue;
+      seen.add(token);
+      latencies.push(at - sent);
+    }
+  }
   latencies.sort((a, b) => a - b);
+  const chunks = groups.length * words;
   return {
-    chunks: latencies.length,
+    deliveries: latencies.length,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN,
     wallMs,
     serverCpuPercent: (serverCpuMs / wallMs) * 100,
-    serverCpuMsPerThousand: (serverCpuMs / latencies.length) * 1000,
+    serverCpuUsPerChunk: (serverCpuMs / chunks) * 1000,
     serverLoopP99: loopP99 as number,
     serverLoopMax: loopMax as number,
     benchLoopP99: benchDelay.percentile(99) / 1e6,
   };
 }
 
-const words = (prefix: string) =>
-  Array.from({ length: WORDS }, (_, i) => `${prefix}W${i}`).join(' ');
+type Result = Awaited<ReturnType<typeof stream>>;
 
-async function run(coalesceMs: number, model: TimedDemoModel) {
+async function openSessions(clients: Client[][], workspaceId: string): Promise<Group[]> {
+  const groups: Group[] = [];
+  for (const group of clients) {
+    const response = await (group[0] as Client).request({ type: 'new_session', workspaceId });
+    const sessionId = (response.data as { sessionId: string }).sessionId;
+    await Promise.all(group.map((client) => client.request({ type: 'subscribe', sessionId })));
+    groups.push({ sessionId, clients: group });
+  }
+  return groups;
+}
+
+async function run(coalesceMs: number, model: ModelProcess): Promise<[string, Result][]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-ws-'));
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace);
-  const server = await startServer(path.join(root, 'data'), workspace, coalesceMs, model);
-  const { child, url } = server;
-  const wsUrl = `${url.replace('http', 'ws')}/api/ws`;
+  const server = await startServer(path.join(root, 'data'), workspace, coalesceMs, model.baseUrl);
+  const wsUrl = `${server.url.replace('http', 'ws')}/api/ws`;
+  const results: [string, Result][] = [];
   try {
-    const { workspaces } = (await (await fetch(`${url}/api/workspaces`)).json()) as {
+    const { workspaces } = (await (await fetch(`${server.url}/api/workspaces`)).json()) as {
       workspaces: { id: string }[];
     };
     const workspaceId = workspaces[0]?.id as string;
-    const openSession = async (clients: Client[]) => {
-      const response = await (clients[0] as Client).request({ type: 'new_session', workspaceId });
-      const sessionId = (response.data as { sessionId: string }).sessionId;
-      await Promise.all(clients.map((client) => client.request({ type: 'subscribe', sessionId })));
-      return sessionId;
-    };
 
-    const manyClients = await Promise.all(
-      Array.from({ length: SESSIONS * 2 }, () => connect(wsUrl)),
+    const pairs = await Promise.all(
+      Array.from({ length: SESSIONS }, () => Promise.all([connect(wsUrl), connect(wsUrl)])),
     );
-    const groups = [];
-    for (let s = 0; s < SESSIONS; s++) {
-      const clients = manyClients.slice(2 * s, 2 * s + 2);
-      groups.push({ sessionId: await openSession(clients), clients, prompt: words(`S${s}`) });
-    }
-    const many = await stream(model, groups, server);
-    for (const client of manyClients) client.socket.close();
+    const groups = await openSessions(pairs, workspaceId);
+    const zero = groups.map(() => 0);
+    await stream(model, server, groups, 'warm', WARMUP_WORDS, zero);
+    const spread = groups.map(() => Math.random() * SPREAD_MS);
+    results.push([
+      `${SESSIONS} sessions × 2 clients, prompts spread over ${SPREAD_MS} ms`,
+      await stream(model, server, groups, 'spread', WORDS, spread),
+    ]);
+    results.push([
+      `${SESSIONS} sessions × 2 clients, prompts in one instant`,
+      await stream(model, server, groups, 'burst', WORDS, zero),
+    ]);
+    for (const client of pairs.flat()) client.socket.close();
 
     const fanClients = await Promise.all(Array.from({ length: FANOUT }, () => connect(wsUrl)));
-    const fanSession = await openSession(fanClients);
-    const fan = await stream(
-      model,
-      [{ sessionId: fanSession, clients: fanClients, prompt: words(`S${SESSIONS + 1}`) }],
-      server,
-    );
+    const fan = await openSessions([fanClients], workspaceId);
+    await stream(model, server, fan, 'warm', WARMUP_WORDS, [0]);
+    results.push([
+      `1 session × ${FANOUT} clients`,
+      await stream(model, server, fan, 'fan', WORDS, [0]),
+    ]);
     for (const client of fanClients) client.socket.close();
-    return { many, fan };
+    return results;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
 const fmt = (n: number) => n.toFixed(2);
-const model = await startTimedDemoModel(CHUNK_DELAY_MS);
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+execSync('npm run build:server', { stdio: 'ignore' });
+const model = await startModel();
 try {
   console.log(
     `bench/ws: ${SESSIONS} sessions × 2 clients, and 1 session × ${FANOUT} clients; ` +
       `${WORDS} chunks per stream, one every ${CHUNK_DELAY_MS} ms; ${os.cpus().length} cores`,
   );
+  console.log(`load average before: ${load()}`);
   console.log(
-    `load average before: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
-  console.log(
-    '| coalescing | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per 1000 deliveries | server loop delay p99 / max | bench loop delay p99 |',
+    '| coalescing | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per chunk | server loop delay p99 / max | clients loop delay p99 |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const coalesceMs of [30, 0]) {
-    model.sentAt.clear();
-    const { many, fan } = await run(coalesceMs, model);
-    for (const [name, r] of [
-      [`${SESSIONS} sessions × 2 clients`, many],
-      [`1 session × ${FANOUT} clients`, fan],
-    ] as const) {
+  for (const coalesceMs of COALESCING) {
+    for (const [name, r] of await run(coalesceMs, model)) {
       console.log(
-        `| ${coalesceMs} ms | ${name} | ${r.chunks} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuMsPerThousand.toFixed(0)} ms | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
+        `| ${coalesceMs} ms | ${name} | ${r.deliveries} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuUsPerChunk.toFixed(0)} µs | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
       );
     }
   }
-  console.log(
-    `load average after: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  );
+  console.log(`load average after: ${load()}`);
 } finally {
   await model.close();
 }

@@ -3,16 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { createDemoModelHandler } from '../../server/demo-model/demo-model-handler.js';
 
 /*
- * Arbor's demo model, served by the benchmark itself so it can note when each streamed chunk
- * leaves: every response write is scanned for the benchmark's word tokens (`S<session>W<n>`), and
- * the time of the write is recorded per token.
+ * Arbor's demo model, served so the benchmark can note when each streamed chunk leaves: every
+ * response write is scanned for the benchmark's word tokens (`S<session>R<round>W<n>`), and the time of the
+ * write is recorded per token on the machine-wide monotonic clock (`monotonicMs`), which the
+ * clients in another process read too.
  */
 
-export const TOKEN = /S\d+W\d+/g;
+export const TOKEN = /S\d+R[a-z]+W\d+/g;
+
+/** Milliseconds on CLOCK_MONOTONIC: comparable between processes on one machine. */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export interface TimedDemoModel {
   baseUrl: string;
-  /** performance.now() at which the chunk holding each token was written to the socket. */
+  /** monotonicMs() at which the chunk holding each token was written to the socket. */
   sentAt: Map<string, number>;
   close(): Promise<void>;
 }
@@ -23,7 +27,7 @@ export async function startTimedDemoModel(chunkDelayMs: number): Promise<TimedDe
   const server = http.createServer((req, res) => {
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const now = performance.now();
+      const now = monotonicMs();
       for (const match of String(chunk).matchAll(TOKEN)) sentAt.set(match[0], now);
       return write(chunk, ...rest);
     }) as typeof res.write;
