@@ -1,13 +1,12 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_GREP_TIME_BUDGET_MS, runGrepInWorker, type GrepRun } from './grep-runner.js';
+import { MAX_LINE_CHARS } from './grep-search.js';
 import { defineTool, textResult } from './tool-args.js';
-import { globMatcher, walkFiles } from './file-walk.js';
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from './truncate.js';
 import { displayPath, resolveInWorkspace } from './workspace-path.js';
 
 const DEFAULT_LIMIT = 100;
-const MAX_LINE_CHARS = 500;
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const schema = z.strictObject({
   pattern: z.string().min(1).describe('Search pattern (regex or literal string)'),
@@ -35,86 +34,89 @@ const schema = z.strictObject({
     .describe(`Maximum number of matches (default: ${DEFAULT_LIMIT})`),
 });
 
-function clip(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}... [truncated]` : line;
+export interface GrepToolOptions {
+  /** Wall-clock budget of one search; the worker running it is terminated past it. */
+  timeBudgetMs?: number;
 }
 
-/** grep: lines matching a pattern, as `file:line: text`, skipping binary files. */
-export function createGrepTool(root: string) {
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/**
+ * grep: lines matching a pattern, as `file:line: text`, skipping binary files. The search runs
+ * in a worker thread with a time budget (see grep-runner.ts): a pattern that backtracks
+ * catastrophically ends as an error the model reads, with the matches found before it stopped,
+ * and never stalls the server. Output: at most `limit` matches, lines cut at 500 characters,
+ * 50 KB in all, each with pi's notice.
+ */
+export function createGrepTool(root: string, opts: GrepToolOptions = {}) {
+  const budgetMs = opts.timeBudgetMs ?? DEFAULT_GREP_TIME_BUDGET_MS;
   return defineTool({
     name: 'grep',
-    description: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Skips .git, node_modules and binary files. Output is limited to ${DEFAULT_LIMIT} matches by default; long lines are cut at ${MAX_LINE_CHARS} characters.`,
+    description: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Skips .git, node_modules and binary files. Output is limited to ${DEFAULT_LIMIT} matches or ${DEFAULT_MAX_BYTES / 1024}KB by default; long lines are cut at ${MAX_LINE_CHARS} characters. A search that takes longer than ${seconds(budgetMs)} is stopped.`,
     schema,
     async execute(args, { signal }) {
       const target = resolveInWorkspace(root, args.path ?? '.');
       const stat = await fs.stat(target).catch(() => undefined);
       if (!stat) throw new Error(`Path not found: ${displayPath(root, target)}`);
-      let regex: RegExp;
+      const source = args.literal
+        ? args.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        : args.pattern;
+      const flags = args.ignoreCase ? 'i' : '';
       try {
-        const source = args.literal
-          ? args.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-          : args.pattern;
-        regex = new RegExp(source, args.ignoreCase ? 'i' : '');
+        new RegExp(source, flags);
       } catch (error) {
         throw new Error(`Invalid regular expression: ${(error as Error).message}`, {
           cause: error,
         });
       }
-      const filter = args.glob ? globMatcher(args.glob) : () => true;
       const limit = args.limit ?? DEFAULT_LIMIT;
-      const context = args.context ?? 0;
-      const out: string[] = [];
-      let matches = 0;
-      let limited = false;
-      const files: { file: string; shown: string }[] = stat.isDirectory()
-        ? []
-        : [{ file: target, shown: displayPath(root, target) }];
-      if (stat.isDirectory())
-        for await (const entry of walkFiles(target, signal))
-          if (!entry.isDirectory && filter(entry.relative))
-            files.push({
-              file: entry.file,
-              shown: displayPath(root, path.join(target, entry.relative)),
-            });
-      for (const { file, shown } of files) {
-        if (limited) break;
-        // Links are searched only when they stay inside the workspace.
-        let real: string;
-        try {
-          real = resolveInWorkspace(root, file);
-        } catch {
-          continue;
+      const run = await runGrepInWorker(
+        {
+          root,
+          target,
+          isDirectory: stat.isDirectory(),
+          source,
+          flags,
+          ...(args.glob !== undefined ? { glob: args.glob } : {}),
+          limit,
+          context: args.context ?? 0,
+        },
+        { signal, budgetMs },
+      );
+      switch (run.outcome.type) {
+        case 'aborted':
+          throw new Error('Search aborted');
+        case 'failed':
+          throw new Error(`grep failed: ${run.outcome.message}`);
+        case 'timeout': {
+          let message = `grep stopped: the pattern took longer than ${seconds(budgetMs)} to match, so the search was cancelled. Simplify the pattern (nested quantifiers such as (a+)+ can take exponential time), narrow path or glob, or use literal=true.`;
+          if (run.matches > 0)
+            message += `\n\nMatches found before it stopped (the search is incomplete):\n${formatOutput(run, limit)}`;
+          throw new Error(message);
         }
-        const info = await fs.stat(real).catch(() => undefined);
-        if (!info?.isFile() || info.size > MAX_FILE_BYTES) continue;
-        const buffer = await fs.readFile(real);
-        if (buffer.subarray(0, 8000).includes(0)) continue;
-        const lines = buffer.toString('utf8').split('\n');
-        let lastPrinted = -1;
-        for (let i = 0; i < lines.length; i++) {
-          if (!regex.test(lines[i]!)) continue;
-          if (matches >= limit) {
-            limited = true;
-            break;
-          }
-          matches++;
-          const from = Math.max(0, i - context, lastPrinted + 1);
-          const to = Math.min(lines.length - 1, i + context);
-          if (context > 0 && lastPrinted >= 0 && from > lastPrinted + 1) out.push('--');
-          for (let j = from; j <= to; j++)
-            out.push(
-              j === i
-                ? `${shown}:${j + 1}: ${clip(lines[j]!)}`
-                : `${shown}-${j + 1}- ${clip(lines[j]!)}`,
-            );
-          lastPrinted = to;
-        }
+        case 'done':
+          return textResult(run.matches === 0 ? 'No matches found' : formatOutput(run, limit));
       }
-      if (matches === 0) return textResult('No matches found');
-      let text = out.join('\n');
-      if (limited)
-        text += `\n\n[${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern]`;
-      return textResult(text);
     },
   });
+}
+
+/** The match lines capped at 50 KB, followed by pi's notices for every limit that was hit. */
+function formatOutput(run: GrepRun, limit: number): string {
+  const truncation = truncateHead(run.lines.join('\n'), Number.MAX_SAFE_INTEGER);
+  let text = truncation.content;
+  const notices: string[] = [];
+  if (run.limited)
+    notices.push(
+      `${limit} matches limit reached. Use limit=${limit * 2} for more, or refine pattern`,
+    );
+  if (truncation.truncated) notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+  if (run.clipped)
+    notices.push(
+      `Some lines truncated to ${MAX_LINE_CHARS} chars. Use read tool to see full lines`,
+    );
+  if (notices.length > 0) text += `\n\n[${notices.join('. ')}]`;
+  return text;
 }
