@@ -82,9 +82,9 @@ export class ClientConnection implements Subscriber {
     }
   }
 
-  deliver(_sessionId: string, _seq: number, frame: string): void {
+  deliver(_sessionId: string, _seq: number, frame: Buffer): void {
     if (this.closed || this.behindSince !== undefined) return;
-    this.socket.send(frame);
+    this.socket.send(frame, { binary: false });
     this.checkBuffer();
   }
 

@@ -48,8 +48,14 @@ function merge(last: AgentSessionEvent, next: AgentSessionEvent): AgentSessionEv
 
 export class DeltaCoalescer {
   private pending: AgentSessionEvent[] = [];
-  private timer: { cancel(): void } | undefined;
+  /** The scheduled flush: a timeout for a window, an immediate for per-turn merging. */
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private lastFlush = -Infinity;
+  /** Bound once: a stream of thousands of deltas allocates no closure per delta. */
+  private readonly flushLater = (): void => {
+    this.timer = undefined;
+    this.flush();
+  };
 
   constructor(
     private readonly windowMs: number,
@@ -67,28 +73,26 @@ export class DeltaCoalescer {
     if (merged) this.pending[this.pending.length - 1] = merged;
     else this.pending.push(event);
     if (this.timer) return;
-    const wait = this.lastFlush + this.windowMs - performance.now();
-    if (this.windowMs > 0 && wait <= 0) {
-      this.flush();
+    if (this.windowMs === 0) {
+      this.timer = setImmediate(this.flushLater);
       return;
     }
-    if (this.windowMs === 0) {
-      const immediate = setImmediate(() => this.flush());
-      this.timer = { cancel: () => clearImmediate(immediate) };
-    } else {
-      const timeout = setTimeout(() => this.flush(), wait);
-      this.timer = { cancel: () => clearTimeout(timeout) };
-    }
+    const wait = this.lastFlush + this.windowMs - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(this.flushLater, wait);
   }
 
   /** Sends everything pending now. */
   flush(): void {
-    this.timer?.cancel();
-    this.timer = undefined;
+    if (this.timer) {
+      if (this.windowMs === 0) clearImmediate(this.timer as NodeJS.Immediate);
+      else clearTimeout(this.timer as NodeJS.Timeout);
+      this.timer = undefined;
+    }
     if (this.pending.length === 0) return;
     const events = this.pending;
     this.pending = [];
-    this.lastFlush = performance.now();
+    if (this.windowMs > 0) this.lastFlush = performance.now();
     for (const event of events) this.emit(event);
   }
 

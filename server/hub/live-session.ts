@@ -16,13 +16,14 @@ import { ReplayBuffer } from './replay-buffer.js';
 /*
  * One open session on the server: its AgentSession, the ordered stream of its events with their
  * sequence numbers, the recent frames for reconnecting clients, and its subscribers. Each event is
- * serialised once and the same string goes to every subscriber, so all of them see the same events
- * in the same order.
+ * serialised and encoded once and the same bytes go to every subscriber, so all of them see the
+ * same events in the same order (and a fan-out to many clients costs one encoding).
  */
 
 /** A client's end of a subscription; it handles its own backpressure. */
 export interface Subscriber {
-  deliver(sessionId: string, seq: number, frame: string): void;
+  /** `frame` is the UTF-8 text of an event frame, encoded once for every subscriber. */
+  deliver(sessionId: string, seq: number, frame: Buffer): void;
   /** The session was closed under the subscriber (deleted, or the server stops). */
   sessionClosed(sessionId: string, reason: SessionClosedReason): void;
 }
@@ -47,7 +48,7 @@ export class LiveSession {
    */
   readonly baseSeq: number;
   private seq: number;
-  private readonly replay: ReplayBuffer;
+  private readonly replay: ReplayBuffer<Buffer>;
   private readonly coalescer: DeltaCoalescer;
   private readonly subscribers = new Set<Subscriber>();
   private readonly unsubscribeAgent: () => void;
@@ -85,7 +86,7 @@ export class LiveSession {
    * held, else `undefined` (the caller then sends a snapshot). Synchronous, so no event can slip
    * between the answer and the subscription.
    */
-  subscribe(subscriber: Subscriber, lastSeq?: number): string[] | undefined {
+  subscribe(subscriber: Subscriber, lastSeq?: number): Buffer[] | undefined {
     this.coalescer.flush();
     this.subscribers.add(subscriber);
     this.lastActivity = performance.now();
@@ -144,10 +145,12 @@ export class LiveSession {
     this.track(event);
     const seq = ++this.seq;
     const frame: EventFrame = { type: 'event', sessionId: this.sessionId, seq, event };
-    const text = JSON.stringify(frame);
-    this.replay.push(seq, text);
-    this.lastActivity = performance.now();
-    for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, text);
+    const bytes = Buffer.from(JSON.stringify(frame));
+    this.replay.push(seq, bytes);
+    // Deltas only come while a run keeps the session busy, and a run ends with other events, so
+    // the idle clock needs no update per delta.
+    if (event.type !== 'message_update') this.lastActivity = performance.now();
+    for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, bytes);
   }
 
   /** Keeps the in-flight message and tools up to date, for snapshots taken mid-run. */

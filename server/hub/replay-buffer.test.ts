@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ReplayBuffer } from './replay-buffer.js';
 
 function filled(count: number, max: number, base = 100) {
-  const buffer = new ReplayBuffer(max);
+  const buffer = new ReplayBuffer<string>(max);
   for (let seq = base + 1; seq <= base + count; seq++) buffer.push(seq, `f${seq}`);
   return buffer;
 }
@@ -25,7 +25,7 @@ describe('ReplayBuffer', () => {
     expect(buffer.since(50, 105, 100)).toBeUndefined();
   });
   it('bounds memory by bytes as well as by count', () => {
-    const buffer = new ReplayBuffer(1000, 10);
+    const buffer = new ReplayBuffer<string>(1000, 10);
     for (let seq = 1; seq <= 5; seq++) buffer.push(seq, 'xxxx');
     expect(buffer.since(0, 5, 0)).toBeUndefined();
     expect(buffer.since(3, 5, 0)).toEqual(['xxxx', 'xxxx']);

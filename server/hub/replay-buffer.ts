@@ -1,9 +1,10 @@
 /**
  * The most recent serialised event frames of one session, bounded by count and by bytes, so a
- * reconnecting client can be sent exactly the frames after the last seq it applied.
+ * reconnecting client can be sent exactly the frames after the last seq it applied. A frame is
+ * anything with a length in bytes (the hub keeps encoded frames).
  */
-export class ReplayBuffer {
-  private frames: { seq: number; frame: string }[] = [];
+export class ReplayBuffer<Frame extends { readonly length: number } = Buffer> {
+  private frames: { seq: number; frame: Frame }[] = [];
   private head = 0;
   private bytes = 0;
 
@@ -12,7 +13,7 @@ export class ReplayBuffer {
     private readonly maxBytes: number = 16 * 1024 * 1024,
   ) {}
 
-  push(seq: number, frame: string): void {
+  push(seq: number, frame: Frame): void {
     this.frames.push({ seq, frame });
     this.bytes += frame.length;
     while (
@@ -33,15 +34,15 @@ export class ReplayBuffer {
    * the client is up to date); `undefined` when some were already dropped or `lastSeq` is not a
    * point of this stream (then the client needs a snapshot).
    */
-  since(lastSeq: number, currentSeq: number, baseSeq: number): string[] | undefined {
+  since(lastSeq: number, currentSeq: number, baseSeq: number): Frame[] | undefined {
     if (lastSeq === currentSeq) return [];
     if (lastSeq > currentSeq || lastSeq < baseSeq) return undefined;
     const first = this.frames[this.head];
     const oldest = first ? first.seq : currentSeq + 1;
     if (lastSeq + 1 < oldest) return undefined;
-    const out: string[] = [];
+    const out: Frame[] = [];
     for (let i = this.head; i < this.frames.length; i++) {
-      const item = this.frames[i] as { seq: number; frame: string };
+      const item = this.frames[i] as { seq: number; frame: Frame };
       if (item.seq > lastSeq) out.push(item.frame);
     }
     return out;
