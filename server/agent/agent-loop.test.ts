@@ -29,6 +29,7 @@ const model: ModelInfo = {
   contextWindow: 1000,
   maxOutputTokens: 100,
   reasoning: false,
+  input: ['text'],
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
 };
 

@@ -142,4 +142,43 @@ describe('model catalog', () => {
     expect(cost.cacheRead).toBeCloseTo(0.25);
     expect(cost.total).toBeCloseTo(7.75);
   });
+  it('reads what a model can take: images and thinking levels, with pi’s defaults', () => {
+    const catalog = ModelCatalog.load({
+      dataDir: dataDir({
+        models: [
+          { id: 'gpt-5', thinkingLevelMap: { xhigh: 'xhigh' } },
+          { id: 'gpt-4o', input: ['text'] },
+          {
+            id: 'local',
+            provider: 'ollama',
+            baseUrl: 'http://127.0.0.1:11434/v1',
+            contextWindow: 8192,
+            maxOutputTokens: 2048,
+            reasoning: true,
+            thinkingLevelMap: { off: 'none', minimal: null },
+          },
+        ],
+      }),
+      env: {},
+    });
+    expect(catalog.get('gpt-5')?.thinkingLevelMap).toEqual({ off: null, xhigh: 'xhigh' });
+    expect(catalog.get('gpt-5')?.input).toEqual(['text', 'image']);
+    expect(catalog.get('gpt-4o')?.input).toEqual(['text']);
+    expect(catalog.get('local')).toMatchObject({
+      input: ['text'],
+      thinkingLevelMap: { off: 'none', minimal: null },
+    });
+    expect(catalog.get('arbor-demo')?.input).toEqual(['text', 'image']);
+  });
+
+  it.each([
+    [{ id: 'gpt-4o', input: ['image'] }, /models\.0\.input: must include "text"/],
+    [{ id: 'gpt-4o', input: ['audio'] }, /models\.0\.input\.0/],
+    [{ id: 'gpt-5', thinkingLevelMap: { max: 'max' } }, /models\.0\.thinkingLevelMap/],
+    [{ id: 'gpt-5', thinkingLevelMap: { high: 3 } }, /models\.0\.thinkingLevelMap\.high/],
+  ])('refuses a bad capability entry %j with a message naming the field', (entry, message) => {
+    const dir = dataDir({ models: [entry] });
+    expect(() => ModelCatalog.load({ dataDir: dir, env: {} })).toThrow(ModelConfigError);
+    expect(() => ModelCatalog.load({ dataDir: dir, env: {} })).toThrow(message);
+  });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
 import type { Usage } from '../../shared/messages.js';
+import { ThinkingLevelSchema, type ThinkingLevel } from '../../shared/session-entries.js';
 
 /*
  * The models a session can use: built-in OpenAI entries and the demo model, merged with the
@@ -18,6 +19,15 @@ export interface ModelCost {
   cacheWrite: number;
 }
 
+/** What a model can read: every model reads text; some also see images. */
+export type ModelInput = 'text' | 'image';
+
+/**
+ * pi's per-model thinking map: a level mapped to null is not supported, a string is what is sent
+ * as `reasoning_effort` for it; "xhigh" is supported only when named.
+ */
+export type ThinkingLevelMap = Partial<Record<ThinkingLevel, string | null>>;
+
 export interface ModelInfo {
   id: string;
   name: string;
@@ -27,6 +37,9 @@ export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
   reasoning: boolean;
+  thinkingLevelMap?: ThinkingLevelMap;
+  /** Images are sent only to models whose input includes "image" (else a note stands in). */
+  input: ModelInput[];
   demo?: boolean;
   cost: ModelCost;
 }
@@ -56,6 +69,11 @@ const ModelEntrySchema = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().optional(),
+  thinkingLevelMap: z.partialRecord(ThinkingLevelSchema, z.string().min(1).nullable()).optional(),
+  input: z
+    .array(z.enum(['text', 'image']))
+    .refine((input) => input.includes('text'), 'must include "text"')
+    .optional(),
   cost: CostSchema.optional(),
 });
 
@@ -78,6 +96,7 @@ function openai(
   maxOutputTokens: number,
   reasoning: boolean,
   cost: Omit<ModelCost, 'cacheWrite'>,
+  thinkingLevelMap?: ThinkingLevelMap,
 ): ModelInfo {
   return {
     id,
@@ -88,6 +107,8 @@ function openai(
     contextWindow,
     maxOutputTokens,
     reasoning,
+    ...(thinkingLevelMap ? { thinkingLevelMap } : {}),
+    input: ['text', 'image'],
     cost: { ...cost, cacheWrite: 0 },
   };
 }
@@ -104,11 +125,28 @@ export function builtInModels(demoBaseUrl: string, demoContextWindow: number): M
       contextWindow: demoContextWindow,
       maxOutputTokens: 4096,
       reasoning: false,
+      // The demo model takes images (and answers without looking at them).
+      input: ['text', 'image'],
       demo: true,
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     },
-    openai('gpt-5', 400_000, 128_000, true, { input: 1.25, output: 10, cacheRead: 0.125 }),
-    openai('gpt-5-mini', 400_000, 128_000, true, { input: 0.25, output: 2, cacheRead: 0.025 }),
+    // gpt-5 always reasons: "off" is not offered (it becomes "minimal").
+    openai(
+      'gpt-5',
+      400_000,
+      128_000,
+      true,
+      { input: 1.25, output: 10, cacheRead: 0.125 },
+      { off: null },
+    ),
+    openai(
+      'gpt-5-mini',
+      400_000,
+      128_000,
+      true,
+      { input: 0.25, output: 2, cacheRead: 0.025 },
+      { off: null },
+    ),
     openai('gpt-4.1', 1_047_576, 32_768, false, { input: 2, output: 8, cacheRead: 0.5 }),
     openai('gpt-4.1-mini', 1_047_576, 32_768, false, { input: 0.4, output: 1.6, cacheRead: 0.1 }),
     openai('gpt-4o', 128_000, 16_384, false, { input: 2.5, output: 10, cacheRead: 1.25 }),
@@ -169,6 +207,9 @@ export class ModelCatalog {
       const base = models.get(entry.id);
       const { apiKey, ...fields } = entry;
       const merged = { ...base, ...stripUndefined(fields) } as Partial<ModelInfo>;
+      // As pi: an override's thinking map adds to the built-in one.
+      if (base?.thinkingLevelMap && fields.thinkingLevelMap)
+        merged.thinkingLevelMap = { ...base.thinkingLevelMap, ...fields.thinkingLevelMap };
       // A built-in entry pointed at another endpoint must not carry the built-in key there.
       if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined)
         delete merged.apiKeyEnv;
@@ -187,6 +228,9 @@ export class ModelCatalog {
         contextWindow: merged.contextWindow!,
         maxOutputTokens: merged.maxOutputTokens!,
         reasoning: merged.reasoning ?? false,
+        ...(merged.thinkingLevelMap ? { thinkingLevelMap: merged.thinkingLevelMap } : {}),
+        // As pi: a model of models.json reads text only unless it says otherwise.
+        input: merged.input ?? ['text'],
         cost: merged.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
         ...(merged.apiKeyEnv ? { apiKeyEnv: merged.apiKeyEnv } : {}),
         ...(merged.demo ? { demo: true } : {}),

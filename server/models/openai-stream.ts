@@ -21,6 +21,7 @@ import type {
   StreamFn,
 } from '../agent/agent-types.js';
 import { costOf, type ModelInfo } from './model-catalog.js';
+import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
 
 /*
  * The stream function over the official `openai` SDK (chat completions, streaming). It maps SDK
@@ -56,22 +57,18 @@ function clientFor(baseURL: string, apiKey: string): OpenAI {
   return client;
 }
 
-const REASONING_EFFORT: Record<string, 'minimal' | 'low' | 'medium' | 'high' | undefined> = {
-  minimal: 'minimal',
-  low: 'low',
-  medium: 'medium',
-  high: 'high',
-  xhigh: 'high',
-};
-
 const REASONING_FIELDS = ['reasoning_content', 'reasoning', 'reasoning_text'] as const;
 
-/** Provider messages → chat-completions messages, as pi's openai-completions provider sends them. */
+/**
+ * Provider messages → chat-completions messages, as pi's openai-completions provider sends them.
+ * A model that cannot see images gets a note in place of each (see request-capabilities.ts).
+ */
 export function toOpenAIMessages(
   model: ModelInfo,
   systemPrompt: string,
-  messages: ProviderMessage[],
+  providerMessages: ProviderMessage[],
 ): ChatCompletionMessageParam[] {
+  const messages = withoutUnsupportedImages(model, providerMessages);
   const out: ChatCompletionMessageParam[] = [];
   if (systemPrompt) {
     const role = model.reasoning && model.provider === 'openai' ? 'developer' : 'system';
@@ -290,8 +287,9 @@ export const openaiStream: StreamFn = async function* (
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       }));
-    const effort = REASONING_EFFORT[request.thinkingLevel];
-    if (model.reasoning && effort) params.reasoning_effort = effort;
+    // The level clamped to what the model supports, through its thinking map (pi's rules).
+    const effort = reasoningEffortFor(model, request.thinkingLevel);
+    if (effort !== undefined) Object.assign(params, { reasoning_effort: effort });
 
     const stream = await clientFor(model.baseUrl, request.apiKey).chat.completions.create(params, {
       signal,
