@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
 import type {
-  ChatCompletionChunk,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
@@ -22,6 +21,7 @@ import type {
 } from '../agent/agent-types.js';
 import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
+import { chatCompletionChunks } from './sse-chunks.js';
 
 /*
  * The stream function over the official `openai` SDK (chat completions, streaming). It maps SDK
@@ -291,11 +291,11 @@ export const openaiStream: StreamFn = async function* (
     const effort = reasoningEffortFor(model, request.thinkingLevel);
     if (effort !== undefined) Object.assign(params, { reasoning_effort: effort });
 
-    const stream = await clientFor(model.baseUrl, request.apiKey).chat.completions.create(params, {
-      signal,
-    });
+    const response = await clientFor(model.baseUrl, request.apiKey)
+      .chat.completions.create(params, { signal })
+      .asResponse();
     yield { type: 'start' };
-    for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+    for await (const chunk of chatCompletionChunks(response, signal)) {
       if (chunk.usage) output.usage = usageFromChunk(chunk.usage as RawUsage, model);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
