@@ -309,19 +309,24 @@ describe('navigation, settings and state', () => {
     expect(() => session.setThinkingLevel('extreme')).toThrow(/Unknown thinking level/);
     session.setModel('gpt-4o');
     expect(events.some((e) => e.type === 'model_changed' && e.modelId === 'gpt-4o')).toBe(true);
+    // Neither model reasons: the level asked for waits for one that does.
+    expect(session.getState().thinkingLevel).toBe('off');
+    session.setModel('o4-mini');
+    expect(session.getState().thinkingLevel).toBe('high');
+    expect(session.store.buildSessionContext().thinkingLevel).toBe('high');
     session.setModel('arbor-demo');
     session.setSessionName('  My session ');
     expect(session.store.getSessionName()).toBe('My session');
     expect(() => session.setSessionName('   ')).toThrow();
     await session.prompt('measure me');
     const state = session.getState();
-    expect(state.thinkingLevel).toBe('high');
+    expect(state.thinkingLevel).toBe('off');
     expect(state.modelId).toBe('arbor-demo');
     expect(state.contextUsage.tokens).toBeGreaterThan(0);
     expect(state.contextUsage.contextWindow).toBe(128_000);
     expect(state.cost).toBe(0);
     const ctx = session.store.buildSessionContext();
-    expect(ctx.thinkingLevel).toBe('high');
+    expect(ctx.thinkingLevel).toBe('off');
     expect(ctx.model).toEqual({ provider: 'arbor', modelId: 'arbor-demo' });
   });
 

@@ -8,6 +8,7 @@ import type { AgentMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
+import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import type { AnyAgentTool, StreamFn } from './agent-types.js';
@@ -89,7 +90,10 @@ export class AgentSession {
   private readonly unsubscribeStore: () => void;
   private messages: AgentMessage[];
   private model: ModelInfo;
+  /** The level in effect: the one asked for, clamped to what the model supports. */
   private thinkingLevel: string;
+  /** The level last asked for, re-clamped whenever the model changes. */
+  private requestedThinkingLevel: string;
   private readonly queues = new PromptQueues((texts) =>
     this.emit({ type: 'queue_update', ...texts }),
   );
@@ -106,7 +110,8 @@ export class AgentSession {
     this.store = deps.store;
     this.catalog = deps.catalog;
     this.model = deps.model;
-    this.thinkingLevel = deps.thinkingLevel;
+    this.requestedThinkingLevel = deps.thinkingLevel;
+    this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
     this.syncer = new BackgroundSync(this.store);
     this.unsubscribeStore = this.store.onChange((change) => this.emit(change));
@@ -227,18 +232,30 @@ export class AgentSession {
     this.model = model;
     this.store.appendModelChange(model.provider, model.id);
     this.emit({ type: 'model_changed', modelId: model.id });
+    this.applyThinkingLevel();
   }
 
+  /**
+   * Asks for a thinking level; the model gets the nearest one it supports (see
+   * request-capabilities.ts), which is what is recorded and what the state shows. The level asked
+   * for is remembered, so a later model that supports it gets it.
+   */
   setThinkingLevel(level: string): void {
     const parsed = ThinkingLevelSchema.safeParse(level);
     if (!parsed.success)
       throw new InvalidRequestError(
         `Unknown thinking level "${level}"; use one of ${ThinkingLevelSchema.options.join(', ')}`,
       );
-    if (parsed.data === this.thinkingLevel) return;
-    this.thinkingLevel = parsed.data;
-    this.store.appendThinkingLevelChange(parsed.data);
-    this.emit({ type: 'thinking_level_changed', level: parsed.data });
+    this.requestedThinkingLevel = parsed.data;
+    this.applyThinkingLevel();
+  }
+
+  private applyThinkingLevel(): void {
+    const effective = clampThinkingLevel(this.model, this.requestedThinkingLevel);
+    if (effective === this.thinkingLevel) return;
+    this.thinkingLevel = effective;
+    this.store.appendThinkingLevelChange(effective);
+    this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
   setLabel(entryId: string, label: string | undefined): void {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { openaiStream } from '../models/openai-stream.js';
+import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createTools, DEFAULT_TOOL_POLICY, type ToolPolicy } from '../tools/create-tools.js';
 import { AgentSession } from './agent-session.js';
@@ -70,7 +71,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   if (isNew) {
     // As pi's SDK starts a session: the model, then the thinking level.
     store.appendModelChange(model.provider, model.id);
-    store.appendThinkingLevelChange(thinkingLevel);
+    store.appendThinkingLevelChange(clampThinkingLevel(model, thinkingLevel));
   } else if (
     !context.model ||
     context.model.provider !== model.provider ||
