@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { SessionStore } from '../store/session-store.js';
 
 /*
@@ -18,6 +19,7 @@ export class BackgroundSync {
   private queued: Promise<void> | undefined;
   private failure: unknown;
   private closed = false;
+  private directorySynced = false;
 
   constructor(private readonly store: SyncableStore) {}
 
@@ -82,6 +84,12 @@ export class BackgroundSync {
     const handle = (this.handle ??= fs.open(file, 'r'));
     try {
       await (await handle).sync();
+      if (!this.directorySynced) {
+        // A new session's file is created without fsyncs; its directory entry becomes durable
+        // here. Best effort: a file system that refuses to sync a directory has nothing to add.
+        this.directorySynced = true;
+        await syncDirectory(path.dirname(file)).catch(() => undefined);
+      }
     } catch {
       // A descriptor that cannot be had or synced (a platform that refuses fsync on a read-only
       // one) falls back to the store's own, blocking sync: durability comes first.
@@ -89,5 +97,14 @@ export class BackgroundSync {
       await handle.then((opened) => opened.close()).catch(() => undefined);
       this.store.sync();
     }
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

@@ -94,9 +94,10 @@ export function acquireLock(file: string): FileLock {
       }
       continue;
     }
+    // No fsync: other processes read the owner from the page cache, and after a machine crash a
+    // lock that lost its content is unreadable and taken over after the grace period.
     try {
       fs.writeSync(fd, JSON.stringify(content));
-      fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }

@@ -87,10 +87,12 @@ export class SessionStore {
   /** A new session file in `sessionDir`, its header written and fsynced at once. */
   static create(opts: { cwd: string; sessionDir: string; parentSession?: string }): SessionStore {
     const header = newHeader(opts.cwd, opts.parentSession);
+    // Only a header: durable with the first turn's sync, so starting a session never waits on disk.
     const { file, lock, writer } = createSessionFile(
       opts.sessionDir,
       header,
       serializeLine(header),
+      false,
     );
     return new SessionStore({
       file,

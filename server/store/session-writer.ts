@@ -22,13 +22,14 @@ export class SessionWriter {
   }
 
   /** Creates `file`, which must not exist, with `firstLine` in it, fsynced with its directory. */
-  static create(file: string, firstLine: string): SessionWriter {
+  /** Creates `file` with `firstLine`, fsynced unless `durable` is false (the caller syncs later). */
+  static create(file: string, firstLine: string, durable = true): SessionWriter {
     const flags =
       fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_EXCL;
     const fd = fs.openSync(file, flags, 0o644);
     const writer = new SessionWriter(fd, 0);
     writer.append(firstLine);
-    writer.sync();
+    if (durable) writer.sync();
     return writer;
   }
 
