@@ -157,6 +157,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // socket is closed with 1001.
     preClose: async () => {
       await hub.shutdown();
+      await owners.flush().catch((error: unknown) => {
+        app.log.error({ err: error }, 'the owners file could not be written');
+      });
       for (const connection of connections) {
         connection.close(CloseCode.goingAway, 'server shutting down');
       }

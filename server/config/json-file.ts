@@ -19,6 +19,28 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   fs.renameSync(temp, file);
 }
 
+/**
+ * `writeJsonAtomic` without blocking the event loop: the write and the fsync run in libuv's
+ * thread pool. Callers serialise their own writes to one file.
+ */
+export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const handle = await fs.promises.open(temp, 'w', 0o600);
+  try {
+    try {
+      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
+}
+
 /** A JSON file that exists but cannot be read, or does not hold JSON. */
 export class JsonFileError extends Error {
   constructor(
