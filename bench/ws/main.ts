@@ -29,6 +29,13 @@ const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const FANOUT = Number(process.env.FANOUT ?? 100);
 const SPREAD_MS = Number(process.env.SPREAD_MS ?? 1000);
 const COALESCING = (process.env.COALESCE_MS ?? '30,0').split(',').map(Number);
+/**
+ * `PIN=1` gives the server the first core to itself and puts the model and the clients on the
+ * second (Linux `taskset`), so the load generator cannot take the server's CPU.
+ */
+const PIN = process.env.PIN === '1';
+const pinned = (command: string[], cpu: number) =>
+  PIN ? ['taskset', '-c', String(cpu), ...command] : command;
 
 interface Client {
   socket: WebSocket;
@@ -60,6 +67,7 @@ async function startModel(): Promise<ModelProcess> {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, CHUNK_DELAY_MS: String(CHUNK_DELAY_MS) },
   });
+  if (PIN) execSync(`taskset -p -c 1 ${child.pid}`, { stdio: 'ignore' });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { baseUrl: string }).baseUrl));
     child.once('exit', (code) => reject(new Error(`model process exited with ${code}`)));
@@ -98,9 +106,9 @@ async function startServer(
       models: [{ id: 'arbor-demo', baseUrl: modelUrl, contextWindow: 10_000_000 }],
     }),
   );
-  const child = spawn(
-    process.execPath,
+  const [command, ...args] = pinned(
     [
+      process.execPath,
       ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       'bench/ws/server-process.mjs',
       '--port',
@@ -110,8 +118,9 @@ async function startServer(
       '--workspace',
       workspace,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    0,
   );
+  const child = spawn(command as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const loopDelays: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
@@ -327,11 +336,13 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' ');
 execSync('npm run build:server', { stdio: 'ignore' });
+if (PIN) execSync(`taskset -p -c 1 ${process.pid}`, { stdio: 'ignore' });
 const model = await startModel();
 try {
   console.log(
     `bench/ws: ${SESSIONS} sessions × 2 clients, and 1 session × ${FANOUT} clients; ` +
-      `${WORDS} chunks per stream, one every ${CHUNK_DELAY_MS} ms; ${os.cpus().length} cores`,
+      `${WORDS} chunks per stream, one every ${CHUNK_DELAY_MS} ms; ${os.cpus().length} cores` +
+      (PIN ? '; server pinned to core 0, model and clients to core 1' : ''),
   );
   console.log(`load average before: ${load()}`);
   console.log(
