@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage, AssistantMessage, ToolCall } from '../../shared/messages.js';
+import { contentText } from '../../shared/messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { SessionBusyError } from './session-errors.js';
 import { toProviderMessages } from './convert-to-llm.js';
@@ -140,6 +141,28 @@ describe('agent session over the demo model', () => {
       'You said: "second question"',
     ]);
     expect(events.some((e) => e.type === 'queue_update' && e.followUp.length === 0)).toBe(true);
+  });
+
+  it('takes one queued follow-up back with its images, and only the one asked for', async () => {
+    const { session, waitFor } = await h.open();
+    const running = session.prompt('first question\n/slow 20');
+    await waitFor((e) => e.type === 'message_start' && e.message.role === 'assistant');
+    const image = { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+    session.followUp('keep me');
+    session.followUp('take me back', [image]);
+    session.followUp('keep me too');
+    expect(() => session.dequeue('followUp', 0, 'take me back')).toThrow(/no longer in the queue/);
+    expect(session.getState().followUp).toEqual(['keep me', 'take me back', 'keep me too']);
+    expect(session.dequeue('followUp', 1, 'take me back')).toEqual({
+      text: 'take me back',
+      images: [image],
+    });
+    expect(session.getState().followUp).toEqual(['keep me', 'keep me too']);
+    await running;
+    const prompts = session
+      .getContextMessages()
+      .flatMap((m) => (m.role === 'user' ? [contentText(m.content)] : []));
+    expect(prompts).toEqual(['first question\n/slow 20', 'keep me', 'keep me too']);
   });
 
   it('abort while streaming ends the message as aborted and persists it', async () => {

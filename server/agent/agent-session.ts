@@ -29,7 +29,7 @@ import {
   UnknownModelError,
 } from './session-errors.js';
 import { contextUsage, pathCost, type ContextUsage } from './session-metrics.js';
-import { PromptQueues, userMessage, type QueueTexts } from './prompt-queues.js';
+import { PromptQueues, userMessage, type QueueKind, type QueueTexts } from './prompt-queues.js';
 
 /*
  * The product layer around the agent loop: one session tree (the store), one run at a time, any
@@ -145,6 +145,19 @@ export class AgentSession {
 
   clearQueue(): QueueTexts {
     return this.queues.clear();
+  }
+
+  /**
+   * Takes one queued message back (to edit or drop it). `text` names the message expected at
+   * `index`; when the agent already delivered it the request is refused and nothing changes.
+   */
+  dequeue(kind: QueueKind, index: number, text: string): { text: string; images: ImageContent[] } {
+    const removed = this.queues.remove(kind, index, text);
+    if (!removed)
+      throw new InvalidRequestError(
+        'That queued message is no longer in the queue: it was delivered or taken back already',
+      );
+    return removed;
   }
 
   /** Stops the run at once (HTTP request and tool processes) and waits until it has ended. */

@@ -16,6 +16,7 @@ export interface QueueTexts {
 
 interface Queued {
   text: string;
+  images: ImageContent[];
   message: UserMessage;
 }
 
@@ -33,8 +34,26 @@ export class PromptQueues {
   constructor(private readonly onChange: (texts: QueueTexts) => void) {}
 
   push(kind: QueueKind, text: string, images?: ImageContent[]): void {
-    this.queues[kind].push({ text, message: userMessage(text, images) });
+    this.queues[kind].push({ text, images: images ?? [], message: userMessage(text, images) });
     this.onChange(this.texts());
+  }
+
+  /**
+   * Takes one queued message off its queue, for editing or dropping: the one at `index`, which
+   * must still read `text` (the agent may have taken it meanwhile, shifting the rest). Returns its
+   * text and images, or `undefined` when that message is no longer there.
+   */
+  remove(
+    kind: QueueKind,
+    index: number,
+    text: string,
+  ): { text: string; images: ImageContent[] } | undefined {
+    const queue = this.queues[kind];
+    const item = queue[index];
+    if (!item || item.text !== text) return undefined;
+    queue.splice(index, 1);
+    this.onChange(this.texts());
+    return { text: item.text, images: item.images };
   }
 
   /** Empties both queues and returns what they held. */
