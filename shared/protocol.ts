@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { AgentMessageSchema, ImageContentSchema } from './messages.js';
-import { SessionHeaderSchema, TreeNodeSchema } from './session-entries.js';
+import { AgentMessageSchema, ImageContentSchema, type ImageContent } from './messages.js';
+import { SessionHeaderSchema, type TreeNode } from './session-entries.js';
+import { WireTreeSchema, type WireTree } from './tree-wire.js';
 import type { AgentSessionEvent } from './agent-events.js';
 
 /*
@@ -9,8 +10,11 @@ import type { AgentSessionEvent } from './agent-events.js';
  * ends. See docs/protocol.md for the conversation these frames make up.
  */
 
-/** Bumped on any change a client of the previous version could misread. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped on any change a client of the previous version could misread. 2: the tree skeleton of
+ * `snapshot` and `get_tree` travels encoded (shared/tree-wire.ts).
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** The WebSocket path on the server. */
 export const WS_PATH = '/api/ws';
@@ -126,6 +130,12 @@ export const FollowUpSchema = sessionCommand('follow_up', {
 });
 export const AbortSchema = sessionCommand('abort', {});
 export const ClearQueueSchema = sessionCommand('clear_queue', {});
+/** Takes back the queued message at `index`, which must still read `text`. */
+export const DequeueSchema = sessionCommand('dequeue', {
+  queue: z.enum(['steering', 'followUp']),
+  index: z.number().int().min(0),
+  text: z.string(),
+});
 export const GetStateSchema = sessionCommand('get_state', {});
 export const GetTreeSchema = sessionCommand('get_tree', {});
 export const GetEntriesSchema = sessionCommand('get_entries', {
@@ -168,6 +178,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   FollowUpSchema,
   AbortSchema,
   ClearQueueSchema,
+  DequeueSchema,
   GetStateSchema,
   GetTreeSchema,
   GetEntriesSchema,
@@ -283,7 +294,8 @@ export const SnapshotSchema = z.object({
   seq: z.number().int().min(0),
   header: SessionHeaderSchema,
   sessionName: z.string().optional(),
-  tree: z.array(TreeNodeSchema),
+  /** The skeleton of every entry, encoded; `decodeTree` gives the `TreeNode[]`. */
+  tree: WireTreeSchema,
   leafId: z.string().nullable(),
   /** The active path's context messages, in order. */
   messages: z.array(PathMessageSchema),
@@ -372,6 +384,8 @@ export const ServerMessageSchema = z.union([
 
 export type Welcome = z.infer<typeof WelcomeSchema>;
 export type Snapshot = z.infer<typeof SnapshotSchema>;
+/** A snapshot as a client keeps it once its tree is decoded. */
+export type SessionSnapshot = Omit<Snapshot, 'tree'> & { tree: TreeNode[] };
 export type EventFrame = z.infer<typeof EventFrameSchema>;
 export type ResponseFrame = z.infer<typeof ResponseSchema>;
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
@@ -393,8 +407,10 @@ export interface CommandResults {
   follow_up: { queued: true };
   abort: Record<string, never>;
   clear_queue: { steering: string[]; followUp: string[] };
+  dequeue: { text: string; images: ImageContent[] };
   get_state: AgentState;
-  get_tree: { tree: z.infer<typeof TreeNodeSchema>[]; leafId: string | null };
+  /** `tree` is encoded as in the snapshot; `decodeTree` gives the `TreeNode[]`. */
+  get_tree: { tree: WireTree; leafId: string | null };
   /** Entries in the order asked; ids that do not exist are listed in `missing`. */
   get_entries: { entries: Record<string, unknown>[]; missing: string[] };
   navigate_tree: { editorText?: string; cancelled: boolean };

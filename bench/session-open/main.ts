@@ -42,6 +42,10 @@ function measure(which: string, file: string): Record<string, number | string> {
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
 }
 
+/** Bytes, with MB (2^20 bytes, as every figure here) beside them. */
+const size = (bytes: number): string =>
+  `${bytes.toLocaleString('en-US')} bytes (${(bytes / (1024 * 1024)).toFixed(2)} MB)`;
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -84,5 +88,7 @@ process.stdout.write(
     `append (2 KB tool result, no fsync): median ${n('appendMedianMs').toFixed(3)} ms, p99 ${n('appendP99Ms').toFixed(3)} ms (goal < 1 ms median)\n` +
     `fsync after 100 appends: median ${n('fsyncMedianMs').toFixed(2)} ms\n` +
     `same context as pi on this file: ${n('sameContextAsPi') === 1 ? 'yes' : 'NO'}\n` +
-    `skeleton of ${n('nodes')} entries: ${n('skeletonMB').toFixed(2)} MB JSON, ${n('skeletonGzipMB').toFixed(2)} MB gzipped (goal < 2 MB)\n`,
+    `skeleton of ${n('nodes')} entries on the wire (goal < 2 MB):\n` +
+    `  as TreeNode[] JSON (protocol 1)   ${size(n('skeletonBytes'))}, gzipped ${size(n('skeletonGzipBytes'))}\n` +
+    `  encoded (protocol 2, tree-wire)   ${size(n('wireBytes'))}, gzipped ${size(n('wireGzipBytes'))}\n`,
 );

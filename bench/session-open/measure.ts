@@ -1,7 +1,7 @@
 /*
  * One measurement in a fresh process (so peak memory is this run's alone):
  *   measure.ts pi|arbor FILE       open + context (+ skeleton for Arbor), prints one JSON line
- *   measure.ts extras FILE         Arbor's leaf-move context, append latency, skeleton size
+ *   measure.ts extras FILE         Arbor's leaf-move context, append latency, skeleton sizes
  * Peak memory is VmHWM after resetting it at the baseline (/proc/self/clear_refs), minus the
  * baseline RSS: the memory the operation itself added. Retained is heap + buffers after a full
  * GC, minus the same at the baseline: what stays in memory while the session is open.
@@ -12,6 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { SessionStore } from '../../server/store/session-store.js';
+import { encodeTree } from '../../shared/tree-wire.js';
 
 const [which, file] = process.argv.slice(2);
 if (!which || !file) throw new Error('usage: measure.ts pi|arbor|extras FILE');
@@ -89,8 +90,11 @@ if (which === 'pi' || which === 'arbor') {
       JSON.stringify(SessionManager.open(copy).buildSessionContext());
     const store = SessionStore.open(copy);
     const tree = store.getTree();
+    // The skeleton as protocol 1 sent it (a TreeNode[]) and as it travels now (shared/tree-wire.ts).
     const skeleton = JSON.stringify(tree);
     const gzipped = zlib.gzipSync(skeleton).length;
+    const wire = JSON.stringify(encodeTree(tree));
+    const wireGzipped = zlib.gzipSync(wire).length;
 
     // Leaf moves as a user makes them: back to earlier prompts of the active path (editing and
     // re-running), and between the tips of the branches seen so far.
@@ -157,8 +161,10 @@ if (which === 'pi' || which === 'arbor') {
         which,
         nodes: tree.length,
         sameContextAsPi: same ? 1 : 0,
-        skeletonMB: Buffer.byteLength(skeleton) / MB,
-        skeletonGzipMB: gzipped / MB,
+        skeletonBytes: Buffer.byteLength(skeleton),
+        skeletonGzipBytes: gzipped,
+        wireBytes: Buffer.byteLength(wire),
+        wireGzipBytes: wireGzipped,
         leafMoveMedianMs: median(moves),
         leafMoveP99Ms: percentile(moves, 0.99),
         farMoveMedianMs: median(farMoves),

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { PROTOCOL_VERSION } from '../../shared/protocol.js';
 import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
 import { openCdpPage } from './cdp-page.js';
 import { paintedWith, settled } from './page-scripts.js';
@@ -24,7 +25,7 @@ async function moveLeaf(baseUrl: string, sessionId: string, targetId: string): P
   await new Promise<void>((resolve, reject) => {
     socket.on('error', reject);
     socket.on('open', () => {
-      socket.send(JSON.stringify({ type: 'hello', protocolVersion: 1 }));
+      socket.send(JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION }));
       socket.send(JSON.stringify({ type: 'subscribe', id: 's', sessionId }));
       socket.send(JSON.stringify({ type: 'navigate_tree', id: 'n', sessionId, targetId }));
     });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION } from '../../shared/protocol.js';
 import { UserStore } from '../auth/user-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
@@ -82,7 +83,7 @@ describe('local mode', () => {
     server = await startTestServer({ listen: false });
     expect((await server.app.inject({ url: '/api/health' })).json()).toMatchObject({
       ok: true,
-      protocolVersion: 1,
+      protocolVersion: PROTOCOL_VERSION,
     });
     expect((await server.app.inject({ url: '/api/me' })).json()).toEqual({
       user: { name: 'local', role: 'admin' },

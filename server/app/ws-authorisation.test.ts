@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
+import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { UserStore } from '../auth/user-store.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
@@ -55,10 +56,13 @@ async function seed(owner: 'max' | 'ann') {
   const done = client.waitForEvent(sessionId, 'agent_end');
   await client.ok({ type: 'prompt', sessionId, text: 'seed' });
   await done;
-  const { tree, leafId } = await client.ok<{
-    tree: { id: string; role?: string }[];
-    leafId: string;
-  }>({ type: 'get_tree', sessionId });
+  const answer = await client.ok<{ tree: WireTree; leafId: string }>({
+    type: 'get_tree',
+    sessionId,
+  });
+  const tree = decodeTree(answer.tree);
+  if (typeof tree === 'string') throw new Error(tree);
+  const leafId = answer.leafId;
   const userEntry = tree.find((node) => node.role === 'user')?.id as string;
   sessions[owner] = { id: sessionId, userEntry, leaf: leafId };
 }

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventFrame, ServerMessage, Snapshot } from '../../shared/protocol.js';
+import {
+  PROTOCOL_VERSION,
+  type EventFrame,
+  type ServerMessage,
+  type Snapshot,
+} from '../../shared/protocol.js';
+import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -48,7 +54,7 @@ describe('handshake', () => {
     client.send({ type: 'ping', id: 'p1' });
     expect(await early).toMatchObject({ id: 'p1', ok: false, error: { code: 'hello_required' } });
     const welcome = client.next((m) => m.type === 'welcome');
-    client.send({ type: 'hello', protocolVersion: 1 });
+    client.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
     expect(await welcome).toMatchObject({
       user: { name: 'local', role: 'admin' },
       server: { name: 'arbor', authRequired: false },
@@ -141,6 +147,11 @@ describe('streaming to several clients', () => {
     const snapshot = (await b.seen((m) => m.type === 'snapshot')) as Snapshot;
     expect(snapshot.seq).toBe(a.events(sessionId).at(-1)?.seq);
     expect(snapshot.messages.map((m) => m.message.role)).toEqual(['user', 'assistant']);
+    const tree = decodeTree(snapshot.tree);
+    if (typeof tree === 'string') throw new Error(tree);
+    const messages = tree.filter((node) => node.type === 'message');
+    expect(messages.map((node) => node.role)).toEqual(['user', 'assistant']);
+    expect(messages.map((node) => node.id)).toEqual(snapshot.messages.map((m) => m.entryId));
     const resumedFromOldStream = await open({ resume: [{ sessionId, lastSeq: 5 }] });
     await resumedFromOldStream.seen((m) => m.type === 'snapshot');
   });
@@ -204,7 +215,7 @@ describe('hostile input', () => {
         JSON.stringify({ type: 'get_tree', id, sessionId: 'not-subscribed-id' }),
         `{"type":"get_state","id":"${id}","sessionId":"__proto__","__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}`,
         JSON.stringify({ type: 'get_entries', id, sessionId, ids: Array(501).fill('a') }),
-        JSON.stringify({ type: 'hello', protocolVersion: 1 }),
+        JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION }),
         JSON.stringify({ type: 'navigate_tree', id, sessionId, targetId: 'nope' }),
         Buffer.from([0, 1, 2, 3]),
         `${'['.repeat(5000)}${']'.repeat(5000)}`,
@@ -319,10 +330,9 @@ describe('tree commands', () => {
       await a.ok({ type: 'prompt', sessionId, text });
       await done;
     }
-    const { tree } = await a.ok<{ tree: { id: string; role?: string }[] }>({
-      type: 'get_tree',
-      sessionId,
-    });
+    const answer = await a.ok<{ tree: WireTree }>({ type: 'get_tree', sessionId });
+    const tree = decodeTree(answer.tree);
+    if (typeof tree === 'string') throw new Error(tree);
     const second = tree.filter((node) => node.role === 'user')[1] as { id: string };
     const result = await a.ok({
       type: 'navigate_tree',

@@ -1,5 +1,6 @@
 import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
+import { encodeTree } from '../../shared/tree-wire.js';
 import { ArborError } from '../app/error-catalog.js';
 import { accessFor, mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
@@ -119,13 +120,17 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       const live = await target(ctx, command);
       return live.agent.clearQueue();
     }
+    case 'dequeue': {
+      const live = await target(ctx, command);
+      return live.agent.dequeue(command.queue, command.index, command.text);
+    }
     case 'get_state': {
       const live = await target(ctx, command);
       return live.agent.getState();
     }
     case 'get_tree': {
       const live = await target(ctx, command);
-      return { tree: live.agent.store.getTree(), leafId: live.agent.store.getLeafId() };
+      return { tree: encodeTree(live.agent.store.getTree()), leafId: live.agent.store.getLeafId() };
     }
     case 'get_entries': {
       const live = await target(ctx, command);

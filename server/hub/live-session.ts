@@ -1,5 +1,6 @@
 import { applyAssistantDelta, type AgentSessionEvent } from '../../shared/agent-events.js';
 import type { AgentMessage } from '../../shared/messages.js';
+import { encodeTree } from '../../shared/tree-wire.js';
 import type {
   EventFrame,
   ModelSummary,
@@ -110,7 +111,7 @@ export class LiveSession {
       seq: this.seq,
       header: store.header,
       ...(name !== undefined ? { sessionName: name } : {}),
-      tree: store.getTree(),
+      tree: encodeTree(store.getTree()),
       leafId: store.getLeafId(),
       messages: pathMessages(store.getBranch()),
       state: this.agent.getState(),

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { ArborSocket, CommandError, type SessionFrame, type SocketStatus } from './arbor-socket';
-import { snapshot } from '../test-support/snapshot-builder';
+import { snapshotFrame } from '../test-support/snapshot-builder';
+import { randomTree } from '../test-support/tree-builder';
 import { PROTOCOL_VERSION } from '../../../shared/protocol';
 
 /*
@@ -171,7 +172,7 @@ describe('ArborSocket', () => {
   it('reconnects after a drop and resumes each session from the last seq it delivered', async () => {
     peer = await startPeer((ws, frame) => {
       if (frame.type === 'subscribe') {
-        ws.send(JSON.stringify({ ...snapshot([], null), sessionId: 'sess-1', seq: 3 }));
+        ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 3 }));
         ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 3 } }));
         ws.send(
           JSON.stringify({
@@ -206,6 +207,31 @@ describe('ArborSocket', () => {
     expect(hello.resume).toEqual([{ sessionId: 'sess-1', lastSeq: 4 }]);
     await waitFor(() => (s.getStatus() === 'open' ? true : undefined));
     expect(statuses).toEqual(['connecting', 'open', 'offline', 'connecting', 'open']);
+  });
+
+  it('hands listeners a snapshot with its tree decoded, and reports one whose tree is broken', async () => {
+    const tree = randomTree(4, 120);
+    peer = await startPeer((ws, frame) => {
+      if (frame.type !== 'subscribe') return;
+      const broken = { ...snapshotFrame(tree, null), seq: 1 };
+      broken.tree = { ...broken.tree, shape: broken.tree.shape.slice(1) };
+      ws.send(JSON.stringify(broken));
+      ws.send(JSON.stringify({ ...snapshotFrame(tree, null), seq: 2 }));
+      ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 2 } }));
+    });
+    const s = client(peer.url);
+    const frames: SessionFrame[] = [];
+    const problems: string[] = [];
+    s.onFrame((frame) => frames.push(frame));
+    s.onProblem((text) => problems.push(text));
+    s.start();
+    await s.subscribe('sess-1');
+    await waitFor(() => (frames.length >= 1 ? true : undefined));
+    expect(frames).toHaveLength(1);
+    expect(frames[0]).toMatchObject({ type: 'snapshot', seq: 2, tree });
+    expect(problems).toEqual([
+      expect.stringMatching(/^The server sent a snapshot the page cannot read: tree: "shape" has/),
+    ]);
   });
 
   it('rejects commands in flight when the connection drops, and sends later ones after reconnecting', async () => {

@@ -10,6 +10,7 @@ import {
   type ResyncRequired,
   type ServerMessage,
   type SessionClosed,
+  type SessionSnapshot,
   type Snapshot,
   type Welcome,
 } from '../../../shared/protocol';
@@ -24,7 +25,11 @@ import { parseSnapshot } from './snapshot-check';
 
 export type SocketStatus = 'connecting' | 'open' | 'offline' | 'unauthorized' | 'incompatible';
 
-export type SessionFrame = Snapshot | EventFrame | ResyncRequired | SessionClosed;
+/** Snapshots reach listeners with their tree decoded. */
+export type SessionFrame = SessionSnapshot | EventFrame | ResyncRequired | SessionClosed;
+
+/** A server message as the page handles it: a snapshot's tree decoded. */
+type PageMessage = Exclude<ServerMessage, Snapshot> | SessionSnapshot;
 
 export class CommandError extends Error {
   constructor(
@@ -263,10 +268,11 @@ export class ArborSocket {
       );
       return;
     }
-    this.dispatch(parsed.data);
+    // Snapshots were read above, their tree decoded; a frame parsed here is never one.
+    if (parsed.data.type !== 'snapshot') this.dispatch(parsed.data);
   }
 
-  private dispatch(frame: ServerMessage): void {
+  private dispatch(frame: PageMessage): void {
     switch (frame.type) {
       case 'welcome': {
         this.welcomeInfo = frame;

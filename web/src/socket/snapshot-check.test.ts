@@ -1,71 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { SnapshotSchema } from '../../../shared/protocol';
-import { TreeNodeSchema } from '../../../shared/session-entries';
-import { parseSnapshot, parseTreeNode } from './snapshot-check';
-import { snapshot } from '../test-support/snapshot-builder';
+import { parseSnapshot } from './snapshot-check';
+import { snapshot, snapshotFrame } from '../test-support/snapshot-builder';
 import { randomTree } from '../test-support/tree-builder';
 
-const good = {
-  id: 'a',
-  parentId: null,
-  type: 'message',
-  role: 'assistant',
-  preview: 'hi',
-  label: 'mark',
-  timestamp: '2026-01-01T00:00:00.000Z',
-  toolCalls: 2,
-  isError: false,
-  customType: 'x',
-};
-
-/** Every way a node can be wrong in one field, plus a few that are not wrong. */
-const variants: unknown[] = [
-  good,
-  { ...good, extra: 1 },
-  { ...good, parentId: 'p' },
-  { ...good, role: undefined, label: undefined, toolCalls: undefined },
-  null,
-  [],
-  'node',
-  ...Object.keys(good).flatMap((key) => [
-    { ...good, [key]: undefined },
-    { ...good, [key]: 7 },
-    { ...good, [key]: 'text' },
-    { ...good, [key]: null },
-    { ...good, [key]: true },
-  ]),
-];
-
-describe('parseTreeNode', () => {
-  it('accepts and refuses exactly what TreeNodeSchema does, and gives what it gives', () => {
-    for (const value of variants) {
-      const byZod = TreeNodeSchema.safeParse(value);
-      const byHand = parseTreeNode(value);
-      expect(typeof byHand !== 'string', JSON.stringify(value)).toBe(byZod.success);
-      if (byZod.success) expect(byHand).toEqual(byZod.data);
-    }
-  });
-});
+/** A frame as it arrives: the server's snapshot through JSON. */
+function received(tree = randomTree(3, 200)): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(snapshotFrame(tree, null))) as Record<string, unknown>;
+}
 
 describe('parseSnapshot', () => {
-  it('reads a snapshot as the zod schema does', () => {
-    const frame = JSON.parse(JSON.stringify(snapshot(randomTree(3, 200), null)));
+  it('gives the snapshot with its tree decoded, the rest as the zod schema reads it', () => {
+    const tree = randomTree(3, 200);
+    const frame = received(tree);
     const checked = parseSnapshot(frame);
     expect(checked.ok).toBe(true);
-    if (checked.ok) expect(checked.snapshot).toEqual(SnapshotSchema.parse(frame));
+    if (!checked.ok) return;
+    expect(checked.snapshot).toStrictEqual(snapshot(tree, null));
+    const { tree: wire, ...rest } = SnapshotSchema.parse(frame);
+    expect({ ...checked.snapshot, tree: wire }).toEqual({ ...rest, tree: wire });
   });
 
-  it('refuses a snapshot with a malformed tree node and says which', () => {
-    const frame = JSON.parse(JSON.stringify(snapshot(randomTree(3, 20), null)));
-    frame.tree[4].parentId = 12;
-    expect(parseSnapshot(frame)).toEqual({
+  it('refuses a snapshot whose tree does not decode and says why', () => {
+    const frame = received();
+    (frame.tree as { lengths: number[] }).lengths.push(3);
+    const checked = parseSnapshot(frame);
+    expect(checked).toEqual({
       ok: false,
-      problem: 'tree node 4 has a "parentId" that is neither a string nor null',
+      problem: expect.stringMatching(/^tree: "lengths" has \d+ items; \d+ previews need one$/),
     });
   });
 
+  it('refuses a snapshot that carries the tree as a plain node list (protocol 1)', () => {
+    const frame = { ...received(), tree: randomTree(3, 5) };
+    expect(parseSnapshot(frame)).toEqual({ ok: false, problem: 'tree: the tree is not an object' });
+  });
+
   it('refuses a snapshot whose other fields are malformed', () => {
-    const frame = JSON.parse(JSON.stringify(snapshot([], null)));
+    const frame = received([]);
     frame.seq = -1;
     const checked = parseSnapshot(frame);
     expect(checked.ok).toBe(false);

@@ -9,7 +9,7 @@ import type {
   AgentState,
   ModelSummary,
   SessionAccess,
-  Snapshot,
+  SessionSnapshot,
   EventFrame,
 } from '../../../shared/protocol';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
@@ -42,7 +42,7 @@ export interface SessionView {
   seq: number;
   /** True when an event arrived after a gap: the page must ask for a fresh snapshot. */
   needsResync: boolean;
-  header: Snapshot['header'];
+  header: SessionSnapshot['header'];
   sessionName?: string;
   tree: TreeNode[];
   byId: Map<string, TreeNode>;
@@ -65,7 +65,7 @@ export interface SessionView {
 }
 
 export type SessionAction =
-  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'snapshot'; snapshot: SessionSnapshot }
   | { type: 'event'; frame: EventFrame }
   | { type: 'entries_loaded'; entries: SessionEntry[] }
   | { type: 'state_loaded'; state: AgentState }
@@ -193,7 +193,7 @@ function isToolPayload(value: unknown): value is ToolResultPayload {
   );
 }
 
-function fromSnapshot(snapshot: Snapshot, previous: SessionView | null): SessionView {
+function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): SessionView {
   const byId = new Map<string, TreeNode>();
   const tree: TreeNode[] = [];
   for (const node of snapshot.tree) {

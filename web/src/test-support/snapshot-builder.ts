@@ -1,15 +1,17 @@
 import type { AgentMessage, AssistantMessage } from '../../../shared/messages';
-import type { EventFrame, Snapshot } from '../../../shared/protocol';
+import type { EventFrame, SessionSnapshot, Snapshot } from '../../../shared/protocol';
 import type { AgentSessionEvent } from '../../../shared/agent-events';
 import type { TreeNode } from '../../../shared/session-entries';
+import { encodeTree } from '../../../shared/tree-wire';
 
 export const SESSION_ID = 'sess-1';
 
+/** A snapshot as the page holds it once its tree is decoded. */
 export function snapshot(
   tree: TreeNode[],
   leafId: string | null,
-  overrides: Partial<Snapshot> = {},
-): Snapshot {
+  overrides: Partial<SessionSnapshot> = {},
+): SessionSnapshot {
   return {
     type: 'snapshot',
     sessionId: SESSION_ID,
@@ -45,6 +47,15 @@ export function snapshot(
     runningTools: [],
     ...overrides,
   };
+}
+
+/** The same snapshot as the server sends it: its tree encoded. */
+export function snapshotFrame(
+  tree: TreeNode[],
+  leafId: string | null,
+  overrides: Partial<Omit<SessionSnapshot, 'tree'>> = {},
+): Snapshot {
+  return { ...snapshot(tree, leafId, overrides), tree: encodeTree(tree) };
 }
 
 export function frames(events: AgentSessionEvent[], firstSeq = 1): EventFrame[] {
