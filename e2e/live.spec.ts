@@ -75,3 +75,29 @@ test('a connection dropped mid-stream resumes and shows the whole answer once', 
   await expect(answers.last()).toContainText(`You said: "${LONG_FIRST_LINE}"`);
   await expect(chatMessages(page, 'user')).toHaveCount(2);
 });
+
+test('one queued follow-up can be taken back into the editor and another removed', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await editor(page).fill(`${LONG_FIRST_LINE}\n/slow 100`);
+  await editor(page).press('Enter');
+  await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(1);
+  for (const text of ['first follow-up', 'second follow-up']) {
+    await editor(page).fill(text);
+    await editor(page).press('Alt+Enter');
+  }
+  const queue = page.getByRole('list').filter({ hasText: 'first follow-up' });
+  await expect(queue.getByRole('listitem')).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Edit queued follow-up: first follow-up' }).click();
+  await expect(editor(page)).toHaveValue('first follow-up');
+  await page.getByRole('button', { name: 'Remove queued follow-up: second follow-up' }).click();
+  await expect(page.getByLabel('Queued messages')).toHaveCount(0);
+
+  await waitIdle(page);
+  // Neither follow-up ran: the conversation is the prompt and its answer.
+  await expect(chatMessages(page)).toHaveCount(2);
+  await expect(editor(page)).toHaveValue('first follow-up');
+});

@@ -80,6 +80,8 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
       return { type, sessionId, text: `${type} text` };
     case 'get_entries':
       return { type, sessionId, ids: [session.userEntry] };
+    case 'dequeue':
+      return { type, sessionId, queue: 'followUp', index: 0, text: 'not queued' };
     case 'navigate_tree':
       return { type, sessionId, targetId: session.leaf };
     case 'fork':

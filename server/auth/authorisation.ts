@@ -47,6 +47,7 @@ export function accessFor(command: CommandType): Access {
     case 'follow_up':
     case 'abort':
     case 'clear_queue':
+    case 'dequeue':
     case 'navigate_tree':
     case 'compact':
     case 'set_model':

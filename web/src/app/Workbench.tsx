@@ -9,7 +9,7 @@ import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbo
 import { activePathIds } from '../state/session-reducer';
 import { ChatLog } from '../chat/ChatLog';
 import { ChatToolbar } from '../chat/ChatToolbar';
-import { Editor, type SendMode } from '../chat/Editor';
+import { Editor, type QueueName, type SendMode } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { SessionTree } from '../tree/SessionTree';
@@ -193,6 +193,21 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
       })
       .catch(fail);
   }, [currentId, socket, fail]);
+
+  const dequeue = useCallback(
+    (queue: QueueName, index: number, text: string, then: 'edit' | 'drop') => {
+      if (!currentId) return;
+      socket
+        .request<'dequeue'>({ type: 'dequeue', sessionId: currentId, queue, index, text })
+        .then((taken) => {
+          if (then === 'drop') return;
+          setEditorText((current) => (current ? `${taken.text}\n\n${current}` : taken.text));
+          if (taken.images.length > 0) setImages((current) => [...taken.images, ...current]);
+        })
+        .catch(fail);
+    },
+    [currentId, socket, fail],
+  );
 
   // Read through a ref so the graph's callbacks stay stable while messages stream.
   const viewRef = useRef(view);
@@ -468,6 +483,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           onSend={send}
           onAbort={abort}
           onClearQueue={clearQueue}
+          onDequeue={dequeue}
         />
       </main>
       <section className="panel panel-tree" role="region" aria-label="Session tree">

@@ -16,8 +16,15 @@ interface EditorProps {
   followUp: string[];
   onSend(mode: SendMode): void;
   onAbort(): void;
+  /** Takes every queued message back into the editor. */
   onClearQueue(): void;
+  /** Takes one queued message back: into the editor (`edit`) or away (`drop`). */
+  onDequeue(queue: QueueName, index: number, text: string, then: 'edit' | 'drop'): void;
 }
+
+export type QueueName = 'steering' | 'followUp';
+
+const QUEUE_BADGE: Record<QueueName, string> = { steering: 'steer', followUp: 'follow-up' };
 
 function readImage(file: File): Promise<ImageContent> {
   return new Promise((resolve, reject) => {
@@ -47,20 +54,40 @@ export const Editor = memo(function Editor(props: EditorProps) {
       {props.steering.length + props.followUp.length > 0 ? (
         <div className="queue" aria-label="Queued messages">
           <ul>
-            {props.steering.map((text, i) => (
-              <li key={`s${i}`}>
-                <span className="badge">steer</span> {text}
-              </li>
-            ))}
-            {props.followUp.map((text, i) => (
-              <li key={`f${i}`}>
-                <span className="badge">follow-up</span> {text}
-              </li>
-            ))}
+            {(['steering', 'followUp'] as const).flatMap((queue) =>
+              props[queue].map((text, i) => (
+                <li key={`${queue}${i}`}>
+                  <span className="badge">{QUEUE_BADGE[queue]}</span>{' '}
+                  <span className="queued-text">{text}</span>
+                  {canWrite ? (
+                    <span className="queued-actions">
+                      <button
+                        type="button"
+                        aria-label={`Edit queued ${QUEUE_BADGE[queue]}: ${text}`}
+                        title="Take it back into the editor"
+                        onClick={() => props.onDequeue(queue, i, text, 'edit')}
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`Remove queued ${QUEUE_BADGE[queue]}: ${text}`}
+                        title="Remove it from the queue"
+                        onClick={() => props.onDequeue(queue, i, text, 'drop')}
+                      >
+                        Remove
+                      </button>
+                    </span>
+                  ) : null}
+                </li>
+              )),
+            )}
           </ul>
-          <button type="button" onClick={props.onClearQueue}>
-            Edit queue
-          </button>
+          {canWrite ? (
+            <button type="button" onClick={props.onClearQueue}>
+              Edit all
+            </button>
+          ) : null}
         </div>
       ) : null}
       {images.length > 0 ? (
