@@ -24,7 +24,7 @@ describe('restyleForLeaf', () => {
     const tree = [...turn(null, 'a', 1), ...turn('af', 'b', 1), ...turn('bf', 'c', 1)];
     const byId = new Map(tree.map((e) => [e.id, e]));
     const before = derive(tree, 'cf', 'all', pathTo(byId, 'cf'));
-    const after = restyleForLeaf(before, byId, 'bf')!;
+    const after = restyleForLeaf(before, byId, 'bf', new Set(pathTo(byId, 'cf')))!;
     expect(after).not.toBeNull();
     expect(after.shape).toBe(before.shape);
     expect(after.leafNodeId).toBe('bf');
@@ -39,7 +39,7 @@ describe('restyleForLeaf', () => {
     const byId = new Map(tree.map((e) => [e.id, e]));
     const before = derive(tree, 'cf', 'all', pathTo(byId, 'cf'));
     expect(before.nodeOfEntry.get('bt0')).toBe('fold:ba0');
-    expect(restyleForLeaf(before, byId, 'bt0')).toBeNull();
+    expect(restyleForLeaf(before, byId, 'bt0', new Set(pathTo(byId, 'cf')))).toBeNull();
   });
 
   it('declines when the old leaf was drawn only for being the leaf', () => {
@@ -47,7 +47,7 @@ describe('restyleForLeaf', () => {
     const byId = new Map(tree.map((e) => [e.id, e]));
     const before = derive(tree, 'at0', 'user-only', pathTo(byId, 'at0'));
     expect(before.leafNodeId).toBe('at0');
-    expect(restyleForLeaf(before, byId, 'au')).toBeNull();
+    expect(restyleForLeaf(before, byId, 'au', new Set(pathTo(byId, 'at0')))).toBeNull();
   });
 
   it('matches a fresh derivation that keeps both paths open, whenever it answers', () => {
@@ -62,13 +62,14 @@ describe('restyleForLeaf', () => {
         const to = random() < 0.5 ? at() : (byId.get(from)!.parentId ?? null);
         const fromPath = pathTo(byId, from);
         const before = derive(tree, from, filter, fromPath);
-        const restyled = restyleForLeaf(before, byId, to);
+        const restyled = restyleForLeaf(before, byId, to, new Set(fromPath));
         if (!restyled) continue;
         answered++;
         const fresh = derive(tree, to, filter, [...fromPath, ...pathTo(byId, to)]);
         expect(drawing(restyled)).toEqual(drawing(fresh));
       }
     }
-    expect(answered).toBeGreaterThan(40);
+    // Moves through entries never kept open derive afresh, so not every move answers.
+    expect(answered).toBeGreaterThan(20);
   });
 });

@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import { passesFilter } from './entry-kinds';
+import { isLabelled, passesFilter } from './entry-kinds';
 import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from './session-to-graph';
 
 /*
@@ -9,15 +9,18 @@ import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from '
  */
 
 /**
- * The graph for `leafId`, or null when the move changes what is drawn (the new path runs through
- * a fold, or the old leaf was only drawn because it was the leaf), in which case the caller derives
- * the graph afresh. Valid when `graph` was derived with its own active path kept open (see
- * `GraphOptions.keepOpen`): the result then equals a fresh derivation that keeps both paths open.
+ * The graph for `leafId`, or null when the move may change what is drawn (the new path runs
+ * through a fold, or through a drawn entry that was not kept unfolded: pinning it can split a run
+ * that folds, or a fold the user opened; or the old leaf was only drawn because it was the leaf),
+ * in which case the caller derives the graph afresh. `keptOpen` is what `graph` was derived with
+ * (see `GraphOptions.keepOpen`), its active path included: the result then equals a fresh
+ * derivation that keeps `keptOpen` and the new path open.
  */
 export function restyleForLeaf(
   graph: SessionGraph,
   byId: ReadonlyMap<string, TreeNode>,
   leafId: string | null,
+  keptOpen: ReadonlySet<string>,
 ): SessionGraph | null {
   const activePath = pathTo(byId, leafId !== null && byId.has(leafId) ? leafId : null);
   const leafEntryId = drawnLeafOf(byId, activePath);
@@ -26,7 +29,10 @@ export function restyleForLeaf(
   if (leafEntryId !== null && graph.nodeOfEntry.get(leafEntryId) !== leafEntryId) return null;
   for (const id of activePath) {
     const node = graph.nodeOfEntry.get(id);
-    if (node !== undefined && node !== id) return null;
+    if (node === undefined || keptOpen.has(id)) continue;
+    if (node !== id) return null;
+    const entry = byId.get(id);
+    if (!entry || !isLabelled(entry)) return null;
   }
   if (oldLeafId !== null && oldLeafId !== leafEntryId) {
     const oldLeaf = byId.get(oldLeafId);

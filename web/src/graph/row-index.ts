@@ -41,6 +41,22 @@ export class RowIndex {
     }
   }
 
+  /** This index with one more node at `x`, `y`; unchanged rows are shared, not copied. */
+  withNode(id: string, x: number, y: number): RowIndex {
+    const next = new RowIndex([], []);
+    for (const [r, row] of this.rows) next.rows.set(r, row);
+    const r = Math.round(y / ROW);
+    const row = this.rows.get(r) ?? { xs: new Float64Array(0), ids: [] };
+    let at = 0;
+    while (at < row.xs.length && row.xs[at]! <= x) at++;
+    const xs = new Float64Array(row.xs.length + 1);
+    xs.set(row.xs.subarray(0, at));
+    xs[at] = x;
+    xs.set(row.xs.subarray(at), at + 1);
+    next.rows.set(r, { xs, ids: [...row.ids.slice(0, at), id, ...row.ids.slice(at)] });
+    return next;
+  }
+
   /** Ids of the nodes whose box meets `rect`, row by row, left to right. */
   query(rect: Rect): string[] {
     const found: string[] = [];

@@ -101,11 +101,19 @@ export interface GraphOptions {
   segmentMinItems?: number;
 }
 
-interface Indexed {
+/**
+ * The skeleton indexed for drawing: entries by id (first one wins), children per parent oldest
+ * first, roots, and the parent ids no entry has (an entry appended with one of those ids would
+ * adopt the entries waiting for it).
+ */
+export interface GraphIndex {
   byId: Map<string, TreeNode>;
   children: Map<string, TreeNode[]>;
   roots: TreeNode[];
+  missingParents: Set<string>;
 }
+
+type Indexed = GraphIndex;
 
 const byTime = (a: TreeNode, b: TreeNode): number =>
   a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
@@ -129,6 +137,7 @@ function indexTree(tree: readonly TreeNode[]): Indexed {
   const byId = new Map<string, TreeNode>();
   const children = new Map<string, TreeNode[]>();
   const roots: TreeNode[] = [];
+  const missingParents = new Set<string>();
   for (const entry of tree) {
     if (byId.has(entry.id)) continue;
     byId.set(entry.id, entry);
@@ -136,6 +145,7 @@ function indexTree(tree: readonly TreeNode[]): Indexed {
   for (const entry of byId.values()) {
     const parent = entry.parentId;
     if (parent === null || parent === entry.id || !byId.has(parent)) {
+      if (parent !== null && parent !== entry.id) missingParents.add(parent);
       roots.push(entry);
       continue;
     }
@@ -145,7 +155,7 @@ function indexTree(tree: readonly TreeNode[]): Indexed {
   }
   for (const list of children.values()) if (list.length > 1) sortByTime(list);
   sortByTime(roots);
-  return { byId, children, roots };
+  return { byId, children, roots, missingParents };
 }
 
 /** Promotes every entry not reachable from a root (it sits in a cycle) to a root of its own. */
@@ -331,6 +341,17 @@ function visibleTree(
  * for the layout to fill), parent → child edges, the active path and the drawn leaf.
  */
 export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions): SessionGraph {
+  return deriveGraph(tree, options).graph;
+}
+
+/**
+ * `sessionToGraph` together with the index it drew from, which `growGraph` keeps up to date for
+ * appended entries instead of indexing the whole skeleton again.
+ */
+export function deriveGraph(
+  tree: readonly TreeNode[],
+  options: GraphOptions,
+): { graph: SessionGraph; index: GraphIndex } {
   const filter = options.filter ?? 'all';
   const expanded = options.expanded ?? new Set<string>();
   const keepOpen = options.keepOpen ?? new Set<string>();
@@ -419,7 +440,7 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
       emit.push({ work: work.children[i]!, parentId: item.id });
   }
 
-  return {
+  const graph: SessionGraph = {
     nodes,
     edges,
     leafNodeId,
@@ -430,6 +451,7 @@ export function sessionToGraph(tree: readonly TreeNode[], options: GraphOptions)
     filter,
     shape: {},
   };
+  return { graph, index: indexed };
 }
 
 /** The edge into `target`, marked when it lies on the active path. */

@@ -1,74 +1,48 @@
 import { useEffect, useMemo, useState } from 'react';
-import { RowIndex } from '../graph/row-index';
+import { growthOf } from '../graph/grow-graph';
+import { extendPlacement, placementOf, structureKey, type Placement } from '../graph/placement';
 import { runLayout } from '../graph/run-layout';
 import type { SessionGraph } from '../graph/session-to-graph';
-import {
-  layoutInputOf,
-  layoutTree,
-  NODE_WIDTH,
-  WORKER_THRESHOLD,
-  type LayoutInput,
-  type LayoutResult,
-} from '../graph/tree-layout';
+import { layoutInputOf, layoutTree, WORKER_THRESHOLD } from '../graph/tree-layout';
 
 /*
  * Positions of the drawn graph: inline for small graphs, in a worker for big ones, and reused
  * while the drawn shape is unchanged (a restyled graph keeps its shape; a fresh derivation of the
- * same shape is recognised by its structure key).
+ * same shape is recognised by its structure key). A shape that grew at its deepest row (an answer
+ * streaming at the tip of the deepest branch) extends the last placement instead of a layout run.
  */
 
-export interface Placement {
-  key: string;
-  byId: Map<string, { x: number; y: number }>;
-  index: RowIndex;
-  /** The box around every node, in flow coordinates. */
-  bounds: { x: number; y: number; width: number; height: number };
-}
+export type { Placement } from '../graph/placement';
 
-function structureKey(input: LayoutInput): string {
-  let key = '';
-  for (let i = 0; i < input.ids.length; i++) key += `${input.ids[i]}<${input.parents[i]};`;
-  return key;
-}
-
-function placementOf(input: LayoutInput, result: LayoutResult, key: string): Placement {
-  const byId = new Map<string, { x: number; y: number }>();
-  let minX = Infinity;
-  for (let i = 0; i < input.ids.length; i++) {
-    const x = result.positions[i * 2]!;
-    byId.set(input.ids[i]!, { x, y: result.positions[i * 2 + 1]! });
-    if (x < minX) minX = x;
-  }
-  return {
-    key,
-    byId,
-    index: new RowIndex(input.ids, result.positions),
-    bounds: {
-      x: Number.isFinite(minX) ? minX : 0,
-      y: 0,
-      width: Math.max(result.width, NODE_WIDTH),
-      height: result.height,
-    },
-  };
-}
+/** The placement made for each shape, while the shape lives. */
+const placed = new WeakMap<object, Placement>();
 
 export function useGraphLayout(graph: SessionGraph): Placement | null {
   const { shape } = graph;
   const nodes = graph.nodes;
+  const grown = useMemo(() => {
+    const growth = growthOf(shape);
+    const from = growth?.from.deref();
+    const before = from ? placed.get(from) : undefined;
+    return growth && before ? extendPlacement(before, growth.added) : null;
+  }, [shape]);
   const input = useMemo(
-    () => layoutInputOf(nodes.map((node) => ({ id: node.id, parentId: node.data.parentId }))),
+    () =>
+      grown
+        ? null
+        : layoutInputOf(nodes.map((node) => ({ id: node.id, parentId: node.data.parentId }))),
     // The shape stands for the ids and parents of `nodes`: a restyle keeps both.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [shape],
+    [shape, grown],
   );
-  const key = useMemo(() => structureKey(input), [input]);
+  const key = useMemo(() => (input ? structureKey(input) : null), [input]);
   const [asyncPlacement, setAsyncPlacement] = useState<Placement | null>(null);
   const syncPlacement = useMemo(() => {
-    if (input.ids.length > WORKER_THRESHOLD) return null;
+    if (!input || key === null || input.ids.length > WORKER_THRESHOLD) return null;
     return placementOf(input, layoutTree(input), key);
   }, [input, key]);
   useEffect(() => {
-    if (syncPlacement || asyncPlacement?.key === key) return;
+    if (!input || key === null || syncPlacement || asyncPlacement?.key === key) return;
     let live = true;
     void runLayout(input).then((result) => {
       if (live && result) setAsyncPlacement(placementOf(input, result, key));
@@ -77,5 +51,10 @@ export function useGraphLayout(graph: SessionGraph): Placement | null {
       live = false;
     };
   }, [input, key, syncPlacement, asyncPlacement]);
-  return syncPlacement ?? asyncPlacement;
+  const current =
+    grown ?? syncPlacement ?? (asyncPlacement?.key === key ? asyncPlacement : null) ?? null;
+  if (current) placed.set(shape, current);
+  // While a layout runs, the last one stands in: extended placements never move a node it
+  // placed, and nodes it lacks wait for the layout.
+  return current ?? asyncPlacement;
 }
