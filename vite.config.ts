@@ -6,7 +6,25 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: 'web',
   plugins: [react()],
-  build: { outDir: '../dist/web', emptyOutDir: true },
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries in chunks of their own, which stay cached across releases of the page's code;
+        // the markdown stack and the login page are loaded on demand (dynamic imports).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            {
+              name: 'react-flow',
+              test: /node_modules[\\/](@xyflow|d3-[a-z-]+|zustand|classcat|use-sync-external-store)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: { '/api': { target: 'http://127.0.0.1:7478', ws: true } } },
   test: {
     root: '.',

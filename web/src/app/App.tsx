@@ -1,8 +1,12 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Me } from '../../../shared/protocol';
 import { getMe, HttpFailure } from '../api/rest';
-import { LoginPage } from './LoginPage';
 import { Workbench } from './Workbench';
+
+// Only team mode shows it, before anything else: its code loads when it is needed.
+const LoginPage = lazy(() =>
+  import('./LoginPage').then((module) => ({ default: module.LoginPage })),
+);
 
 /** Finds out who the user is: the login page in team mode, else the workbench. */
 export function App() {
@@ -18,7 +22,12 @@ export function App() {
       });
   }, []);
 
-  if (me === 'login') return <LoginPage onLogin={setMe} />;
+  if (me === 'login')
+    return (
+      <Suspense fallback={<main className="splash">Loading Arbor…</main>}>
+        <LoginPage onLogin={setMe} />
+      </Suspense>
+    );
   if (me === null) return <main className="splash">{problem ?? 'Loading Arbor…'}</main>;
   return <Workbench me={me} onLoggedOut={() => setMe('login')} />;
 }

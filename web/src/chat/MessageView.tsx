@@ -7,7 +7,7 @@ import type {
   UserContent,
 } from '../../../shared/messages';
 import type { ToolRun } from '../state/session-reducer';
-import { Markdown } from './Markdown';
+import { LazyMarkdown as Markdown } from './LazyMarkdown';
 
 export interface MessageViewProps {
   entryId: string | null;
