@@ -130,6 +130,13 @@ export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 export type SessionEntryType = SessionEntry['type'];
 
 /**
+ * How many characters a skeleton node's preview holds at most; a longer text is cut to
+ * `PREVIEW_LENGTH - 1` characters and `…`. Eighty characters fill a tooltip and keep the skeleton
+ * of a 20,000-entry session under 2 MB on the wire (docs/decisions/033-tree-wire-encoding.md).
+ */
+export const PREVIEW_LENGTH = 80;
+
+/**
  * One node of the tree skeleton: everything a tree view needs, no message bodies. This is what
  * the store keeps in memory for every entry and what travels to browsers.
  */
@@ -139,7 +146,7 @@ export const TreeNodeSchema = z.object({
   type: z.string(),
   /** Message role for `message` entries; `custom` for custom_message entries. */
   role: z.string().optional(),
-  /** First ~100 characters of the entry's text, whitespace collapsed. */
+  /** The entry's text, whitespace collapsed, cut to `PREVIEW_LENGTH` characters. */
   preview: z.string(),
   label: z.string().optional(),
   timestamp: z.string(),

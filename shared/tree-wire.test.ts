@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../server/store/session-store.js';
 import { PI_FIXTURES } from '../server/store/test-support/temp-dir.js';
-import type { TreeNode } from './session-entries.js';
+import { PREVIEW_LENGTH, type TreeNode } from './session-entries.js';
 import { decodeTree, encodeTree, WireTreeSchema } from './tree-wire.js';
 
 /** The encoded tree as a client receives it: through JSON. */
@@ -29,9 +29,9 @@ function prng(seed: number): () => number {
 const PREVIEW_TEXTS = [
   '',
   'hi',
-  'x'.repeat(99) + '\u2026',
-  'y'.repeat(100),
-  'z'.repeat(100) + '\u2026',
+  'x'.repeat(PREVIEW_LENGTH - 1) + '\u2026',
+  'y'.repeat(PREVIEW_LENGTH),
+  'z'.repeat(PREVIEW_LENGTH) + '\u2026',
   'ab\u2026',
   'naïve café — 日本語 🌳',
   '\ud83c', // a lone surrogate, as a cut inside an emoji leaves
@@ -156,11 +156,11 @@ describe('encodeTree and decodeTree', () => {
   });
 
   it('drops the ellipsis of previews the store cut and lists no length for them', () => {
-    const cut = 'c'.repeat(99) + '\u2026';
+    const cut = 'c'.repeat(PREVIEW_LENGTH - 1) + '\u2026';
     const wire = encodeTree([
       { id: 'a', parentId: null, type: 'message', preview: cut, timestamp: 'x' },
     ]);
-    expect(wire.text).toBe('c'.repeat(99));
+    expect(wire.text).toBe('c'.repeat(PREVIEW_LENGTH - 1));
     expect(wire.lengths).toEqual([]);
     expect(wire.shapes[0]).toEqual({ type: 'message', clipped: true });
   });

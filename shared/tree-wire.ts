@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TreeNode } from './session-entries.js';
+import { PREVIEW_LENGTH, type TreeNode } from './session-entries.js';
 import {
   hexId,
   hexIdValue,
@@ -29,7 +29,7 @@ export const TREE_WIRE_VERSION = 1;
  * The store cuts previews to this many characters, the last being `…`. Such a preview travels as
  * its first `CLIPPED_PREVIEW_LENGTH - 1` characters in a shape marked `clipped`, without a length.
  */
-export const CLIPPED_PREVIEW_LENGTH = 100;
+export const CLIPPED_PREVIEW_LENGTH = PREVIEW_LENGTH;
 const ELLIPSIS = '\u2026';
 const CLIPPED_TEXT_LENGTH = CLIPPED_PREVIEW_LENGTH - 1;
 

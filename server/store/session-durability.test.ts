@@ -7,6 +7,7 @@ import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session-store.js';
 import { SessionLockedError } from './file-lock.js';
+import { PREVIEW_LENGTH } from './tree-node.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 import { assistantMessage, userMessage } from './test-support/messages.js';
 import { prng } from './test-support/random-session.js';
@@ -198,7 +199,7 @@ describe('torn and damaged files', () => {
     const file = store.file!;
     store.close();
     const reopened = SessionStore.open(file);
-    expect(reopened.getNode(big)?.preview.length).toBe(100);
+    expect(reopened.getNode(big)?.preview.length).toBe(PREVIEW_LENGTH);
     const entry = reopened.getEntry(big);
     expect(entry?.type === 'message' && entry.message.role === 'user').toBe(true);
     expect(JSON.stringify(entry).length).toBeGreaterThan(20_000_000);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionChangeEvent } from '../../shared/agent-events.js';
 import { SessionStore } from './session-store.js';
+import { PREVIEW_LENGTH } from './tree-node.js';
 import { sessionDirFor, sessionFileName } from './session-paths.js';
 import { uuidv7 } from './entry-ids.js';
 import { useTempDirs } from './test-support/temp-dir.js';
@@ -171,11 +172,12 @@ describe('reading the tree', () => {
     expect(store.getTree().map((n) => n.id)).toEqual([ids.u1, ids.a1, ids.t1, ids.a2]);
   });
 
-  it('cuts previews to 100 characters with whitespace collapsed', () => {
+  it('cuts previews to PREVIEW_LENGTH characters with whitespace collapsed', () => {
     const store = SessionStore.inMemory('/w');
     const id = store.appendMessage(userMessage(`a\n\n  b ${'x'.repeat(300)}`));
     const preview = store.getNode(id)!.preview;
-    expect(preview.length).toBe(100);
+    expect(preview.length).toBe(PREVIEW_LENGTH);
+    expect(preview.endsWith('\u2026')).toBe(true);
     expect(preview.startsWith('a b xxx')).toBe(true);
   });
 

@@ -1,4 +1,4 @@
-import type { SessionEntry, TreeNode } from '../../shared/session-entries.js';
+import { PREVIEW_LENGTH, type SessionEntry, type TreeNode } from '../../shared/session-entries.js';
 import type { UserContent } from '../../shared/messages.js';
 import type { Envelope } from './session-lines.js';
 
@@ -7,7 +7,7 @@ import type { Envelope } from './session-lines.js';
  * or append; the body can then be dropped.
  */
 
-export const PREVIEW_LENGTH = 100;
+export { PREVIEW_LENGTH };
 
 /** The characters JavaScript's `\s` and `String.prototype.trim` treat as white space. */
 export function isWhiteSpace(code: number): boolean {
