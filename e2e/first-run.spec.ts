@@ -34,6 +34,16 @@ test('a new user can type at once and gets a streamed answer in the chat and the
 
   // The session is listed with its first prompt.
   await expect(page.getByRole('navigation', { name: 'Sessions' })).toContainText('hello Arbor');
+
+  // The thinking level shows what the session state reports: the demo model does not reason, so
+  // it is "off"; a reasoning model takes "high", and clamps "off" to its lowest level.
+  const thinking = page.getByRole('combobox', { name: 'Thinking level' });
+  await expect(thinking).toHaveValue('off');
+  await page.getByRole('combobox', { name: 'Model' }).selectOption('gpt-5-mini');
+  await thinking.selectOption('high');
+  await expect(thinking).toHaveValue('high');
+  await thinking.selectOption('off');
+  await expect(thinking).toHaveValue('minimal');
 });
 
 test('the page works on a narrow screen, one panel at a time', async ({ page, arbor }) => {

@@ -1,6 +1,11 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
-import type { Me, SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
+import {
+  ThinkingLevelNameSchema,
+  type Me,
+  type SessionListItem,
+  type WorkspaceInfo,
+} from '../../../shared/protocol';
 import type { TreeNode } from '../../../shared/session-entries';
 import { deleteSession, listSessions, listWorkspaces, renameSession } from '../api/rest';
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
@@ -310,6 +315,22 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     [currentId, socket, fail],
   );
 
+  const setThinkingLevel = useCallback(
+    (level: string) => {
+      if (!currentId) return;
+      const parsed = ThinkingLevelNameSchema.safeParse(level);
+      if (!parsed.success) return;
+      socket
+        .request<'set_thinking_level'>({
+          type: 'set_thinking_level',
+          sessionId: currentId,
+          level: parsed.data,
+        })
+        .catch(fail);
+    },
+    [currentId, socket, fail],
+  );
+
   const compact = useCallback(
     (instructions?: string) => {
       if (!currentId) return;
@@ -452,6 +473,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
           canCreate={canCreate}
           compacting={view?.compacting ?? null}
           onModel={setModel}
+          onThinkingLevel={setThinkingLevel}
           onCompact={compact}
           onFork={forkLatest}
           onClone={clone}

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
+import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 
 interface ChatToolbarProps {
   title: string;
@@ -9,6 +10,7 @@ interface ChatToolbarProps {
   canCreate: boolean;
   compacting: string | null;
   onModel(modelId: string): void;
+  onThinkingLevel(level: string): void;
   onCompact(instructions?: string): void;
   onFork(): void;
   onClone(): void;
@@ -21,7 +23,7 @@ function compactNumber(value: number): string {
   return String(value);
 }
 
-/** Session controls: model, context meter and cost, compact, fork, clone, new. */
+/** Session controls: model, thinking level, context meter and cost, compact, fork, clone, new. */
 export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const { state, models } = props;
   const [instructions, setInstructions] = useState('');
@@ -50,6 +52,12 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             <option value={state.modelId}>{state.modelId}</option>
           ) : null}
         </select>
+        <ThinkingLevelPicker
+          level={state?.thinkingLevel ?? null}
+          reasons={models.find((m) => m.id === state?.modelId)?.reasoning}
+          canWrite={props.canWrite}
+          onLevel={props.onThinkingLevel}
+        />
         <span className="context-meter" title="Context used by the next request">
           <meter
             aria-label="Context used"
