@@ -297,8 +297,16 @@ export const SnapshotSchema = z.object({
   /** The skeleton of every entry, encoded; `decodeTree` gives the `TreeNode[]`. */
   tree: WireTreeSchema,
   leafId: z.string().nullable(),
-  /** The active path's context messages, in order. */
+  /**
+   * The newest messages of the active path (at most the server's window, 200), root side first.
+   * Older path messages are not sent: fetch their bodies with `get_entries` when they are shown.
+   */
   messages: z.array(PathMessageSchema),
+  /**
+   * How many path messages come before the first of `messages` and were left out. Absent from
+   * servers that send the whole path (read it as 0).
+   */
+  omittedMessages: z.number().int().min(0).optional(),
   state: AgentStateSchema,
   models: z.array(ModelSummarySchema),
   access: SessionAccessSchema,

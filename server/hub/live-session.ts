@@ -11,7 +11,7 @@ import type {
 import type { AgentSession } from '../agent/agent-session.js';
 import type { Workspace } from '../config/workspaces.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
-import { pathMessages } from './path-messages.js';
+import { snapshotMessages } from './path-messages.js';
 import { ReplayBuffer } from './replay-buffer.js';
 
 /*
@@ -113,7 +113,7 @@ export class LiveSession {
       ...(name !== undefined ? { sessionName: name } : {}),
       tree: encodeTree(store.getTree()),
       leafId: store.getLeafId(),
-      messages: pathMessages(store.getBranch()),
+      ...snapshotMessages(store.getBranch()),
       state: this.agent.getState(),
       models,
       access,
