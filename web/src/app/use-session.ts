@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
+import { chatWindow } from '../state/chat-window';
 import { missingBodies, sessionReducer, type SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*
  * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
- * its frames to the reducer, fetches entry bodies the active path lacks, resyncs after a gap and
+ * its frames to the reducer, fetches the entry bodies the chat draws and lacks, resyncs after a gap and
  * refreshes the agent state when a run ends.
  */
 
@@ -110,8 +111,10 @@ export function useSession(
     [socket],
   );
 
-  // Bodies of path entries the page has not seen (after a leaf move or a compaction).
-  const missing = live ? missingBodies(live) : [];
+  // Bodies the chat is about to draw and the page lacks: older path messages than the snapshot
+  // carried once the user reveals them, and the new path's after a leaf move or a compaction.
+  const shown = useSyncExternalStore(chatWindow.subscribe, () => chatWindow.shownFor(sessionId));
+  const missing = live ? missingBodies(live, shown) : [];
   const missingKey = missing.join(',');
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));

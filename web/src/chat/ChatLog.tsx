@@ -1,4 +1,5 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { chatWindow, REVEAL_STEP } from '../state/chat-window';
 import { chatItems, type SessionView, type ToolRun } from '../state/session-reducer';
 import { MessageView } from './MessageView';
 
@@ -20,12 +21,10 @@ function runsFor(
   return runs.length ? runs : undefined;
 }
 
-/** Messages drawn at first; older ones come on request, so long sessions open quickly. */
-const WINDOW = 60;
-
 /**
  * The active path as a log; follows the bottom while the user has not scrolled up. Only the newest
- * messages are drawn until the user asks for earlier ones.
+ * messages are drawn until the user asks for earlier ones (`chatWindow`, which the body loader also
+ * reads, so revealed messages get their bodies fetched; until then they show as loading).
  */
 export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
   const { byId, leafId, bodies, unsaved, streaming } = view;
@@ -34,8 +33,9 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [byId, leafId, bodies, unsaved, streaming],
   );
-  const [shown, setShown] = useState({ sessionId: view.sessionId, count: WINDOW });
-  const limit = shown.sessionId === view.sessionId ? shown.count : WINDOW;
+  const limit = useSyncExternalStore(chatWindow.subscribe, () =>
+    chatWindow.shownFor(view.sessionId),
+  );
   const hidden = Math.max(0, items.length - limit);
   const visible = hidden > 0 ? items.slice(hidden) : items;
   const log = useRef<HTMLDivElement>(null);
@@ -67,10 +67,10 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
           className="show-earlier"
           onClick={() => {
             pinned.current = false;
-            setShown({ sessionId: view.sessionId, count: limit + 200 });
+            chatWindow.reveal(view.sessionId);
           }}
         >
-          Show {Math.min(hidden, 200)} earlier messages ({hidden} hidden)
+          Show {Math.min(hidden, REVEAL_STEP)} earlier messages ({hidden} hidden)
         </button>
       ) : null}
       {visible.map((item) => (

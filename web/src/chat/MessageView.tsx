@@ -201,10 +201,10 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const { entryId, role, message, streaming, runs } = props;
   return (
     <article
-      className={`message role-${role}${streaming ? ' is-streaming' : ''}`}
+      className={`message role-${role}${streaming ? ' is-streaming' : ''}${message ? '' : ' is-loading'}`}
       data-entry-id={entryId ?? 'pending'}
       data-role={role}
-      aria-busy={streaming ? 'true' : undefined}
+      aria-busy={streaming || !message ? 'true' : undefined}
     >
       <header className="message-head">
         <span className="message-role">{ROLE_TITLE[role] ?? role}</span>

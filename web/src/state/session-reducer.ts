@@ -177,12 +177,31 @@ export function chatItems(view: SessionView): ChatItem[] {
   return items;
 }
 
-/** Path entries the chat shows whose bodies the page does not have. */
-export function missingBodies(view: SessionView): string[] {
-  return activePathIds(view).filter(
-    (id) =>
-      isChatEntry(view.byId.get(id)!) && !view.bodies.has(id) && !view.awaitingBody.includes(id),
-  );
+/**
+ * Path entries among the newest `shown` chat items (what the chat draws, `chatItems(view).slice(-shown)`)
+ * whose bodies the page neither has nor awaits from the event stream, root side first. Older path
+ * entries stay unfetched until the user reveals them: a snapshot carries only the newest bodies.
+ * Walks back from the leaf only as far as the chat draws.
+ */
+export function missingBodies(view: SessionView, shown: number): string[] {
+  let slots = shown - view.unsaved.length - (view.streaming ? 1 : 0);
+  const missing: string[] = [];
+  const seen = new Set<string>();
+  let current = view.leafId === null ? undefined : view.byId.get(view.leafId);
+  while (current && slots > 0 && !seen.has(current.id)) {
+    seen.add(current.id);
+    if (isChatEntry(current)) {
+      const message = view.bodies.get(current.id);
+      if (!message) {
+        if (!view.awaitingBody.includes(current.id)) missing.push(current.id);
+        slots--;
+      } else if (message.role !== 'custom' || message.display) {
+        slots--;
+      }
+    }
+    current = current.parentId === null ? undefined : view.byId.get(current.parentId);
+  }
+  return missing.reverse();
 }
 
 function isToolPayload(value: unknown): value is ToolResultPayload {
