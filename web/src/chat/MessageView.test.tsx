@@ -1,0 +1,29 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { MessageView } from './MessageView';
+
+describe('MessageView', () => {
+  it('shows a message whose body is still loading as a busy placeholder under its role', () => {
+    const html = renderToStaticMarkup(
+      <MessageView entryId="e1" role="user" message={undefined} streaming={false} />,
+    );
+    expect(html).toContain('aria-busy="true"');
+    expect(html).toContain('is-loading');
+    expect(html).toContain('You');
+    expect(html).toContain('Loading…');
+  });
+
+  it('is not busy once its body is there', () => {
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="e1"
+        role="user"
+        message={{ role: 'user', content: 'hello there', timestamp: 0 }}
+        streaming={false}
+      />,
+    );
+    expect(html).not.toContain('aria-busy');
+    expect(html).not.toContain('is-loading');
+    expect(html).toContain('hello there');
+  });
+});
