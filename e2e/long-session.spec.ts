@@ -10,13 +10,19 @@ test('a long session: the newest messages show at once and "Show earlier" brings
   // About 140 turns on the active path (570 messages), far more than a snapshot carries.
   const session = generateSession(arbor.dataDir, fs.realpathSync(arbor.workspace), 1400);
   const snapshots: { messages: number; omitted: number }[] = [];
-  page.on('websocket', (socket) =>
+  const fetched: string[] = [];
+  page.on('websocket', (socket) => {
     socket.on('framereceived', ({ payload }) => {
       if (typeof payload !== 'string' || !payload.startsWith('{"type":"snapshot"')) return;
       const frame = JSON.parse(payload) as { messages: unknown[]; omittedMessages?: number };
       snapshots.push({ messages: frame.messages.length, omitted: frame.omittedMessages ?? 0 });
-    }),
-  );
+    });
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload !== 'string') return;
+      const frame = JSON.parse(payload) as { type?: string; ids?: string[] };
+      if (frame.type === 'get_entries') fetched.push(...(frame.ids ?? []));
+    });
+  });
   await page.goto(`${arbor.url}/?session=${session.sessionId}`);
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', session.leafId);
 
@@ -34,6 +40,8 @@ test('a long session: the newest messages show at once and "Show earlier" brings
   expect(snapshots.length).toBeGreaterThan(0);
   expect(snapshots[0]!.messages).toBe(200);
   expect(snapshots[0]!.omitted).toBeGreaterThan(200);
+  // Nothing older was fetched while the user has not asked for it.
+  expect(fetched).toEqual([]);
 
   // Reveal step by step until the first prompt is drawn; its body is fetched on demand.
   const showEarlier = conversation(page).getByRole('button', {
@@ -47,4 +55,7 @@ test('a long session: the newest messages show at once and "Show earlier" brings
   await expect(first).toContainText('Task 1: update module 1 and run its tests');
   await expect(chatMessages(page).first()).toHaveAttribute('data-role', 'user');
   await expect(showEarlier).toHaveCount(0);
+  // Each revealed body was fetched once.
+  expect(fetched.length).toBe(snapshots[0]!.omitted);
+  expect(new Set(fetched).size).toBe(fetched.length);
 });
