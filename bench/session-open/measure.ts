@@ -97,7 +97,9 @@ if (which === 'pi' || which === 'arbor') {
     const wireGzipped = zlib.gzipSync(wire).length;
 
     // Leaf moves as a user makes them: back to earlier prompts of the active path (editing and
-    // re-running), and between the tips of the branches seen so far.
+    // re-running), and between the tips of the branches seen so far. The garbage of the skeleton
+    // measurements above is collected first, so a collection it owes does not land in a move.
+    globalThis.gc?.();
     const activePath = store.getBranch();
     const earlier = activePath.filter((e) => e.type === 'message' && e.message.role === 'user');
     const nearMoves: number[] = [];
