@@ -243,6 +243,10 @@ export const ModelSummarySchema = z.object({
   contextWindow: z.number(),
   maxOutputTokens: z.number(),
   reasoning: z.boolean(),
+  /** The thinking levels the model can be asked for, "off" first; other levels are clamped. */
+  thinkingLevels: z.array(ThinkingLevelNameSchema).optional(),
+  /** Whether the model sees images (those sent to a model that does not are replaced by a note). */
+  images: z.boolean().optional(),
   demo: z.boolean().optional(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;

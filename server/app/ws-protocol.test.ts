@@ -152,6 +152,10 @@ describe('streaming to several clients', () => {
     const messages = tree.filter((node) => node.type === 'message');
     expect(messages.map((node) => node.role)).toEqual(['user', 'assistant']);
     expect(messages.map((node) => node.id)).toEqual(snapshot.messages.map((m) => m.entryId));
+    // Each model says which thinking levels it takes and whether it sees images.
+    const byId = new Map(snapshot.models.map((model) => [model.id, model]));
+    expect(byId.get('arbor-demo')).toMatchObject({ thinkingLevels: ['off'], images: true });
+    expect(byId.get('gpt-5-mini')?.thinkingLevels).toEqual(['minimal', 'low', 'medium', 'high']);
     const resumedFromOldStream = await open({ resume: [{ sessionId, lastSeq: 5 }] });
     await resumedFromOldStream.seen((m) => m.type === 'snapshot');
   });

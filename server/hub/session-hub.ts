@@ -7,6 +7,7 @@ import { NotASessionFileError, SessionStore } from '../store/session-store.js';
 import { ArborError } from '../app/error-catalog.js';
 import type { ToolPolicy } from '../config/tool-policy.js';
 import type { Workspace } from '../config/workspaces.js';
+import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
 import { LiveSession, type SessionClosedReason } from './live-session.js';
 import type { SessionLocator } from './session-locator.js';
 
@@ -57,6 +58,8 @@ export class SessionHub {
         contextWindow: model.contextWindow,
         maxOutputTokens: model.maxOutputTokens,
         reasoning: model.reasoning,
+        thinkingLevels: supportedThinkingLevels(model),
+        images: supportsImages(model),
         ...(model.demo ? { demo: true } : {}),
       }));
   }

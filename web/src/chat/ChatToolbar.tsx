@@ -55,6 +55,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         <ThinkingLevelPicker
           level={state?.thinkingLevel ?? null}
           reasons={models.find((m) => m.id === state?.modelId)?.reasoning}
+          levels={models.find((m) => m.id === state?.modelId)?.thinkingLevels}
           canWrite={props.canWrite}
           onLevel={props.onThinkingLevel}
         />

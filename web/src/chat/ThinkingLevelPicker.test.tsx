@@ -18,6 +18,17 @@ describe('ThinkingLevelPicker', () => {
     expect(thinkingLevelChoices('turbo').map((c) => c.value)).toContain('turbo');
   });
 
+  it('offers only the levels the model supports when the server names them', () => {
+    const levels = ['minimal', 'low', 'medium', 'high'];
+    expect(thinkingLevelChoices('low', levels).map((c) => c.value)).toEqual(levels);
+    expect(thinkingLevelChoices('off', ['off']).map((c) => c.value)).toEqual(['off']);
+    const html = renderToStaticMarkup(
+      <ThinkingLevelPicker level="high" reasons levels={levels} canWrite onLevel={noop} />,
+    );
+    expect(html).not.toContain('value="off"');
+    expect(html).not.toContain('value="xhigh"');
+  });
+
   it('is a select labelled "Thinking level" showing the level the state reports', () => {
     const html = renderToStaticMarkup(
       <ThinkingLevelPicker level="high" reasons canWrite onLevel={noop} />,

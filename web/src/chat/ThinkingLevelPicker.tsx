@@ -16,14 +16,20 @@ const NAMES: Record<string, string> = {
   xhigh: 'Extra high',
 };
 
-/** The picker's choices: every level pi knows, and the current one should it be another. */
-export function thinkingLevelChoices(current: string | null): { value: string; name: string }[] {
-  const choices: { value: string; name: string }[] = ThinkingLevelNameSchema.options.map(
-    (value) => ({
+/**
+ * The picker's choices: the levels the model supports when the server says which (else every level
+ * pi knows), in pi's order, and the current one should it be another.
+ */
+export function thinkingLevelChoices(
+  current: string | null,
+  supported?: readonly string[],
+): { value: string; name: string }[] {
+  const choices: { value: string; name: string }[] = ThinkingLevelNameSchema.options
+    .filter((value) => !supported || supported.includes(value))
+    .map((value) => ({
       value,
       name: NAMES[value] ?? value,
-    }),
-  );
+    }));
   if (current !== null && !choices.some((choice) => choice.value === current))
     choices.push({ value: current, name: current });
   return choices;
@@ -32,9 +38,12 @@ export function thinkingLevelChoices(current: string | null): { value: string; n
 export const ThinkingLevelPicker = memo(function ThinkingLevelPicker({
   level,
   reasons,
+  levels,
   canWrite,
   onLevel,
 }: {
+  /** The levels the session's model supports (undefined: not known). */
+  levels?: readonly string[];
   /** The level in the session state; null before the session is open. */
   level: string | null;
   /** Whether the session's model reasons at all (undefined: not known). */
@@ -54,7 +63,7 @@ export const ThinkingLevelPicker = memo(function ThinkingLevelPicker({
       disabled={!canWrite || level === null}
       onChange={(event) => onLevel(event.target.value)}
     >
-      {thinkingLevelChoices(level).map((choice) => (
+      {thinkingLevelChoices(level, levels).map((choice) => (
         <option key={choice.value} value={choice.value}>
           {choice.name}
         </option>
