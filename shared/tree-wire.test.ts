@@ -5,6 +5,7 @@ import { SessionStore } from '../server/store/session-store.js';
 import { PI_FIXTURES } from '../server/store/test-support/temp-dir.js';
 import { PREVIEW_LENGTH, type TreeNode } from './session-entries.js';
 import { decodeTree, encodeTree, WireTreeSchema } from './tree-wire.js';
+import { prng } from './prng.js';
 
 /** The encoded tree as a client receives it: through JSON. */
 function overTheWire(nodes: TreeNode[]): Record<string, unknown> {
@@ -13,17 +14,6 @@ function overTheWire(nodes: TreeNode[]): Record<string, unknown> {
 
 function roundTrip(nodes: TreeNode[]): TreeNode[] | string {
   return decodeTree(overTheWire(nodes));
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PREVIEW_TEXTS = [

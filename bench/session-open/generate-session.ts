@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { prng } from '../../shared/prng.js';
 
 /*
  * Writes a realistic 20,000-entry session with pi's own SessionManager, so its shape is pi's:
@@ -9,17 +10,6 @@ import { SessionManager } from '@mariozechner/pi-coding-agent';
  */
 
 type PiMessage = Parameters<SessionManager['appendMessage']>[0];
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   'the session tree keeps every branch of a conversation with the agent so nothing is lost when a prompt is edited and run again while tools read files and write patches'.split(

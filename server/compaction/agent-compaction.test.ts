@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import { contentText } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
-import { seededRandom } from './test-support/random-sessions.js';
+import { prng } from '../../shared/prng.js';
 import {
   expectPiAgrees,
   openCompactionHarness,
@@ -340,7 +340,7 @@ describe('soak', () => {
   it('200 turns in a 4,000-token window: never over the window, never looping, latest prompt kept', async () => {
     h = await openCompactionHarness({ serverWindow: 4000 });
     fs.writeFileSync(path.join(h.workspace, 'notes.txt'), 'note line\n'.repeat(150));
-    const rand = seededRandom(3);
+    const rand = prng(3);
     let lastPrompt = '';
     for (let i = 0; i < 200; i++) {
       const length = 20 + Math.floor(rand() * 1200);

@@ -12,7 +12,8 @@ import { serializeConversation } from './serialize-conversation.js';
 import { convertToLlm } from '../agent/convert-to-llm.js';
 import { buildSessionContextFromEntries } from '../store/session-context.js';
 import { loadPiOracle, type PiOracle } from './test-support/pi-oracle.js';
-import { randomSession, seededRandom } from './test-support/random-sessions.js';
+import { prng } from '../../shared/prng.js';
+import { randomSession } from './test-support/random-sessions.js';
 import {
   calculateContextTokens,
   estimateContextTokens,
@@ -123,7 +124,7 @@ describe('compaction arithmetic matches pi 0.73.1', () => {
   });
 
   it('finds the same cut point for every budget and start', () => {
-    const rand = seededRandom(7);
+    const rand = prng(7);
     let compared = 0;
     let splits = 0;
     for (const { manager } of cases) {
@@ -192,7 +193,7 @@ describe('compaction arithmetic matches pi 0.73.1', () => {
   });
 
   it('collects and budgets the same branch entries when the leaf moves', () => {
-    const rand = seededRandom(11);
+    const rand = prng(11);
     let nonEmpty = 0;
     for (const { manager } of cases) {
       const ids: string[] = manager.getEntries().map((entry: { id: string }) => entry.id);

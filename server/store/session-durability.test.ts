@@ -10,7 +10,7 @@ import { SessionLockedError } from './file-lock.js';
 import { PREVIEW_LENGTH } from './tree-node.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 import { assistantMessage, userMessage } from './test-support/messages.js';
-import { prng } from './test-support/random-session.js';
+import { prng } from '../../shared/prng.js';
 
 const tempDir = useTempDirs();
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,22 +1,12 @@
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries.js';
+import { prng } from '../../../shared/prng.js';
 
 /*
  * Random session trees written by pi's own SessionManager (so their shape is pi's), with every
  * entry type and message role, compactions at random kept points, branch summaries and branch
  * switches. Deterministic for a seed.
  */
-
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS =
   'alpha beta gamma delta file edit read write test build fails passes src/app.ts lib'.split(' ');
@@ -30,7 +20,7 @@ export interface RandomSession {
 }
 
 export function randomSession(seed: number, steps = 120): RandomSession {
-  const rand = seededRandom(seed);
+  const rand = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const text = (min: number, max: number): string => {
     const length = min + Math.floor(rand() * (max - min));

@@ -6,7 +6,8 @@ import { growthOf } from './grow-graph';
 import { extendPlacement, placementOf, structureKey, type Placement } from './placement';
 import { sessionToGraph, type SessionGraph } from './session-to-graph';
 import { layoutInputOf, layoutTree } from './tree-layout';
-import { node, prng, randomTree, turn, type EntrySpec } from '../test-support/tree-builder';
+import { prng } from '../../../shared/prng';
+import { node, randomTree, turn, type EntrySpec } from '../test-support/tree-builder';
 
 /**
  * Everything a graph says, without its shape token (a fresh derivation always has a new one), as

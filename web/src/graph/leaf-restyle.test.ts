@@ -3,7 +3,8 @@ import type { TreeNode } from '../../../shared/session-entries';
 import { TREE_FILTERS, type TreeFilter } from './entry-kinds';
 import { restyleForLeaf } from './leaf-restyle';
 import { pathTo, sessionToGraph, type SessionGraph } from './session-to-graph';
-import { prng, randomTree, turn } from '../test-support/tree-builder';
+import { prng } from '../../../shared/prng';
+import { randomTree, turn } from '../test-support/tree-builder';
 
 /** What is drawn, in a form that compares: nodes with parents and marks, edges with classes. */
 function drawing(graph: SessionGraph) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contains, grow, RowIndex } from './row-index';
 import { layoutInputOf, layoutTree, NODE_HEIGHT, NODE_WIDTH } from './tree-layout';
-import { prng } from '../test-support/tree-builder';
+import { prng } from '../../../shared/prng';
 
 describe('RowIndex', () => {
   it('finds exactly the laid-out nodes whose boxes meet a rectangle', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sessionToGraph, describeItem, type GraphNode } from './session-to-graph';
 import { isUserLike, TREE_FILTERS } from './entry-kinds';
-import { chain, node, prng, randomTree, turn } from '../test-support/tree-builder';
+import { prng } from '../../../shared/prng';
+import { chain, node, randomTree, turn } from '../test-support/tree-builder';
 
 const ids = (nodes: GraphNode[]): string[] => nodes.map((n) => n.id);
 

@@ -1,4 +1,5 @@
 import type { TreeNode } from '../../../shared/session-entries';
+import { prng } from '../../../shared/prng';
 
 /*
  * Builds tree skeletons for tests: `chain` appends entries one under the other, `at` starts a new
@@ -56,18 +57,6 @@ export function turn(parentId: string | null, prefix: string, loops = 0): TreeNo
   }
   specs.push({ id: `${prefix}f`, role: 'assistant', preview: `answer ${prefix}` });
   return chain(parentId, specs);
-}
-
-/** A small deterministic pseudo-random source (mulberry32), so generated trees repeat. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -1,0 +1,15 @@
+/**
+ * A small deterministic pseudo-random source (mulberry32): generated sessions, trees and test
+ * inputs repeat from their seed, so a failing case can be replayed and a benchmark measures the
+ * same file every time.
+ */
+export function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
