@@ -11,25 +11,23 @@ import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
-import type { AnyAgentTool, StreamFn } from './agent-types.js';
 import { BackgroundSync } from './background-sync.js';
-import {
-  createCompleteFn,
-  runContextSteps,
-  type CompactionContext,
-  type Compactor,
-  type ContextStep,
-} from './context-transforms.js';
+import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
 import { resolveNavigation } from './navigation.js';
-import type { RetrySettings } from './retry-policy.js';
 import {
   InvalidRequestError,
   NotSupportedError,
   SessionBusyError,
   UnknownModelError,
 } from './session-errors.js';
-import { contextUsage, pathCost, type ContextUsage } from './session-metrics.js';
+import { contextUsage, pathCost } from './session-metrics.js';
 import { PromptQueues, userMessage, type QueueKind, type QueueTexts } from './prompt-queues.js';
+import type {
+  AgentSessionDeps,
+  AgentSessionState,
+  NavigateOptions,
+  NavigateResult,
+} from './agent-session-types.js';
 
 /*
  * The product layer around the agent loop: one session tree (the store), one run at a time, any
@@ -42,45 +40,6 @@ import { PromptQueues, userMessage, type QueueKind, type QueueTexts } from './pr
 
 const OVERFLOW_RETRY_FAILED =
   'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
-
-export type AgentSessionState = {
-  isStreaming: boolean;
-  isCompacting: boolean;
-  modelId: string;
-  thinkingLevel: string;
-  steering: string[];
-  followUp: string[];
-  leafId: string | null;
-  contextUsage: ContextUsage;
-  cost: number;
-};
-
-export interface NavigateOptions {
-  summarize?: boolean;
-  customInstructions?: string;
-  replaceInstructions?: boolean;
-  label?: string;
-}
-
-export interface NavigateResult {
-  editorText?: string;
-  editorImages?: ImageContent[];
-  cancelled: boolean;
-}
-
-export interface AgentSessionDeps {
-  store: SessionStore;
-  catalog: ModelCatalog;
-  model: ModelInfo;
-  thinkingLevel: string;
-  tools: ReadonlyMap<string, AnyAgentTool>;
-  streamFn: StreamFn;
-  systemPrompt: string;
-  retry: RetrySettings;
-  contextSteps: readonly ContextStep[];
-  compactor?: Compactor;
-  compactionSettings?: unknown;
-}
 
 export class AgentSession {
   readonly store: SessionStore;

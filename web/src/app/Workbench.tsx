@@ -11,10 +11,10 @@ import { deleteSession, listSessions, listWorkspaces, renameSession } from '../a
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
-import { activePathIds } from '../state/session-reducer';
+import { activePathIds } from '../state/chat-items';
 import { ChatLog } from '../chat/ChatLog';
 import { ChatToolbar } from '../chat/ChatToolbar';
-import { Editor, type QueueName, type SendMode } from '../chat/Editor';
+import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { SessionTree } from '../tree/SessionTree';
@@ -22,6 +22,7 @@ import type { SummaryChoice } from '../tree/TreeToolbar';
 import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
+import { useEditorCommands } from './use-editor-commands';
 import { describeError, useSession } from './use-session';
 
 /** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
@@ -149,70 +150,14 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
 
   const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
 
-  // A message sent before the session is open (a new user typing at once) waits for it.
-  const [pendingSend, setPendingSend] = useState<SendMode | null>(null);
   const ready = view !== null && status === 'open';
-
-  const send = useCallback(
-    (mode: SendMode) => {
-      if (!currentId || !ready) {
-        setPendingSend(mode);
-        return;
-      }
-      const text = editorText;
-      const attached = images;
-      setEditorText('');
-      setImages([]);
-      const command = {
-        type: mode,
-        sessionId: currentId,
-        text,
-        ...(attached.length ? { images: attached } : {}),
-      } as const;
-      socket.request(command).catch((error: unknown) => {
-        setEditorText((current) => (current ? current : text));
-        setImages((current) => (current.length ? current : attached));
-        fail(error);
-      });
-    },
-    [currentId, ready, editorText, images, socket, fail],
-  );
-
-  useEffect(() => {
-    if (!pendingSend || !ready) return;
-    setPendingSend(null);
-    send(pendingSend);
-  }, [pendingSend, ready, send]);
-
-  const abort = useCallback(() => {
-    if (currentId) socket.request<'abort'>({ type: 'abort', sessionId: currentId }).catch(fail);
-  }, [currentId, socket, fail]);
-
-  const clearQueue = useCallback(() => {
-    if (!currentId) return;
-    socket
-      .request<'clear_queue'>({ type: 'clear_queue', sessionId: currentId })
-      .then(({ steering, followUp }) => {
-        const queued = [...steering, ...followUp].join('\n\n');
-        if (queued) setEditorText((current) => (current ? `${queued}\n\n${current}` : queued));
-      })
-      .catch(fail);
-  }, [currentId, socket, fail]);
-
-  const dequeue = useCallback(
-    (queue: QueueName, index: number, text: string, then: 'edit' | 'drop') => {
-      if (!currentId) return;
-      socket
-        .request<'dequeue'>({ type: 'dequeue', sessionId: currentId, queue, index, text })
-        .then((taken) => {
-          if (then === 'drop') return;
-          setEditorText((current) => (current ? `${taken.text}\n\n${current}` : taken.text));
-          if (taken.images.length > 0) setImages((current) => [...taken.images, ...current]);
-        })
-        .catch(fail);
-    },
-    [currentId, socket, fail],
-  );
+  const { send, abort, clearQueue, dequeue } = useEditorCommands({
+    socket,
+    sessionId: currentId,
+    ready,
+    editor: { text: editorText, setText: setEditorText, images, setImages },
+    fail,
+  });
 
   // Read through a ref so the graph's callbacks stay stable while messages stream.
   const viewRef = useRef(view);

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
 import { chatWindow } from '../state/chat-window';
-import { missingBodies, sessionReducer, type SessionView } from '../state/session-reducer';
+import { missingBodies } from '../state/chat-items';
+import { sessionReducer, type SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*

@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { chatWindow, REVEAL_STEP } from '../state/chat-window';
-import { chatItems, type SessionView, type ToolRun } from '../state/session-reducer';
+import { chatItems } from '../state/chat-items';
+import type { SessionView, ToolRun } from '../state/session-reducer';
 import { MessageView } from './MessageView';
 
 interface ChatLogProps {

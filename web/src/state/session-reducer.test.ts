@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatItems, missingBodies, sessionReducer, type SessionView } from './session-reducer';
+import { chatItems, missingBodies } from './chat-items';
+import { sessionReducer, type SessionView } from './session-reducer';
 import { CHAT_WINDOW, ChatWindow, REVEAL_STEP } from './chat-window';
 import { chain, node } from '../test-support/tree-builder';
 import { assistantMessage, frames, snapshot, userMessage } from '../test-support/snapshot-builder';

@@ -13,6 +13,7 @@ import type {
   EventFrame,
 } from '../../../shared/protocol';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+import { bodyOfEntry } from './chat-items';
 
 /*
  * The page's picture of one session, as a pure reducer over what the server sends: a snapshot,
@@ -73,136 +74,6 @@ export type SessionAction =
   | { type: 'dismiss_notice'; id: number };
 
 let noticeIds = 0;
-
-/** A renderable body for a stored entry, or undefined for entries the chat does not show. */
-export function bodyOfEntry(entry: SessionEntry): AgentMessage | undefined {
-  const time = Date.parse(entry.timestamp) || 0;
-  switch (entry.type) {
-    case 'message':
-      return entry.message;
-    case 'custom_message':
-      return {
-        role: 'custom',
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: time,
-      };
-    case 'compaction':
-      return {
-        role: 'compactionSummary',
-        summary: entry.summary,
-        tokensBefore: entry.tokensBefore,
-        timestamp: time,
-      };
-    case 'branch_summary':
-      return {
-        role: 'branchSummary',
-        summary: entry.summary,
-        fromId: entry.fromId,
-        timestamp: time,
-      };
-    default:
-      return undefined;
-  }
-}
-
-/** Entry types that the chat shows from the active path. */
-export function isChatEntry(node: TreeNode): boolean {
-  return (
-    node.type === 'message' ||
-    node.type === 'custom_message' ||
-    node.type === 'compaction' ||
-    node.type === 'branch_summary'
-  );
-}
-
-/** Entry ids root → leaf. */
-export function activePathIds(view: Pick<SessionView, 'byId' | 'leafId'>): string[] {
-  const path: string[] = [];
-  const seen = new Set<string>();
-  let current = view.leafId === null ? undefined : view.byId.get(view.leafId);
-  while (current && !seen.has(current.id)) {
-    seen.add(current.id);
-    path.push(current.id);
-    current = current.parentId === null ? undefined : view.byId.get(current.parentId);
-  }
-  return path.reverse();
-}
-
-export interface ChatItem {
-  /** Entry id, or a synthetic key for messages not yet stored. */
-  key: string;
-  entryId: string | null;
-  role: string;
-  message: AgentMessage | undefined;
-  streaming: boolean;
-}
-
-/** What the chat shows: the active path's chat entries, then unsaved and streaming messages. */
-export function chatItems(view: SessionView): ChatItem[] {
-  const items: ChatItem[] = [];
-  for (const id of activePathIds(view)) {
-    const node = view.byId.get(id)!;
-    if (!isChatEntry(node)) continue;
-    const message = view.bodies.get(id);
-    if (message?.role === 'custom' && !message.display) continue;
-    items.push({
-      key: id,
-      entryId: id,
-      role: message?.role ?? node.role ?? node.type,
-      message,
-      streaming: false,
-    });
-  }
-  view.unsaved.forEach((message, i) =>
-    items.push({
-      key: `unsaved:${i}:${message.timestamp}`,
-      entryId: null,
-      role: message.role,
-      message,
-      streaming: false,
-    }),
-  );
-  if (view.streaming) {
-    items.push({
-      key: `streaming:${view.streaming.timestamp}`,
-      entryId: null,
-      role: view.streaming.role,
-      message: view.streaming,
-      streaming: true,
-    });
-  }
-  return items;
-}
-
-/**
- * Path entries among the newest `shown` chat items (what the chat draws, `chatItems(view).slice(-shown)`)
- * whose bodies the page neither has nor awaits from the event stream, root side first. Older path
- * entries stay unfetched until the user reveals them: a snapshot carries only the newest bodies.
- * Walks back from the leaf only as far as the chat draws.
- */
-export function missingBodies(view: SessionView, shown: number): string[] {
-  let slots = shown - view.unsaved.length - (view.streaming ? 1 : 0);
-  const missing: string[] = [];
-  const seen = new Set<string>();
-  let current = view.leafId === null ? undefined : view.byId.get(view.leafId);
-  while (current && slots > 0 && !seen.has(current.id)) {
-    seen.add(current.id);
-    if (isChatEntry(current)) {
-      const message = view.bodies.get(current.id);
-      if (!message) {
-        if (!view.awaitingBody.includes(current.id)) missing.push(current.id);
-        slots--;
-      } else if (message.role !== 'custom' || message.display) {
-        slots--;
-      }
-    }
-    current = current.parentId === null ? undefined : view.byId.get(current.parentId);
-  }
-  return missing.reverse();
-}
 
 function isToolPayload(value: unknown): value is ToolResultPayload {
   return (

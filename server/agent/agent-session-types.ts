@@ -1,0 +1,48 @@
+import type { ImageContent } from '../../shared/messages.js';
+import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
+import type { SessionStore } from '../store/session-store.js';
+import type { AnyAgentTool, StreamFn } from './agent-types.js';
+import type { Compactor, ContextStep } from './context-transforms.js';
+import type { RetrySettings } from './retry-policy.js';
+import type { ContextUsage } from './session-metrics.js';
+
+/* What an AgentSession is made from and what it answers: its dependencies, state and navigation. */
+
+export type AgentSessionState = {
+  isStreaming: boolean;
+  isCompacting: boolean;
+  modelId: string;
+  thinkingLevel: string;
+  steering: string[];
+  followUp: string[];
+  leafId: string | null;
+  contextUsage: ContextUsage;
+  cost: number;
+};
+
+export interface NavigateOptions {
+  summarize?: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+}
+
+export interface NavigateResult {
+  editorText?: string;
+  editorImages?: ImageContent[];
+  cancelled: boolean;
+}
+
+export interface AgentSessionDeps {
+  store: SessionStore;
+  catalog: ModelCatalog;
+  model: ModelInfo;
+  thinkingLevel: string;
+  tools: ReadonlyMap<string, AnyAgentTool>;
+  streamFn: StreamFn;
+  systemPrompt: string;
+  retry: RetrySettings;
+  contextSteps: readonly ContextStep[];
+  compactor?: Compactor;
+  compactionSettings?: unknown;
+}
