@@ -100,11 +100,16 @@ export function useSession(
           .request<'get_entries'>({ type: 'get_entries', sessionId, ids: batch })
           .then((result) => {
             const entries: SessionEntry[] = [];
+            // Ids the server no longer has, and entries that do not read as an entry, are
+            // marked so the chat says so instead of waiting for them.
             for (const raw of result.entries) {
               const parsed = SessionEntrySchema.safeParse(raw);
               if (parsed.success) entries.push(parsed.data);
             }
-            if (current.current === sessionId) dispatch({ type: 'entries_loaded', entries });
+            const read = new Set(entries.map((entry) => entry.id));
+            const unavailable = batch.filter((id) => !read.has(id));
+            if (current.current === sessionId)
+              dispatch({ type: 'entries_loaded', entries, unavailable });
           })
           .catch(() => batch.forEach((id) => requested.current.delete(id)));
       }

@@ -81,6 +81,7 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
           role={item.role}
           message={item.message}
           streaming={item.streaming}
+          unavailable={item.unavailable === true}
           runs={runsFor(view, item.message)}
         />
       ))}

@@ -26,4 +26,13 @@ describe('MessageView', () => {
     expect(html).not.toContain('is-loading');
     expect(html).toContain('hello there');
   });
+
+  it('says a body the server could not give is unreadable, without waiting for it', () => {
+    const html = renderToStaticMarkup(
+      <MessageView entryId="e1" role="user" message={undefined} streaming={false} unavailable />,
+    );
+    expect(html).not.toContain('aria-busy');
+    expect(html).not.toContain('Loading…');
+    expect(html).toContain('could not be read');
+  });
 });

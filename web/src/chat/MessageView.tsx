@@ -14,6 +14,8 @@ export interface MessageViewProps {
   role: string;
   message: AgentMessage | undefined;
   streaming: boolean;
+  /** The body could not be had from the server (no longer in the file, or unreadable). */
+  unavailable?: boolean;
   /** Live runs of this message's tool calls (only while they run). */
   runs?: ToolRun[] | undefined;
 }
@@ -198,18 +200,25 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
  * and does not re-render while another one streams.
  */
 export const MessageView = memo(function MessageView(props: MessageViewProps) {
-  const { entryId, role, message, streaming, runs } = props;
+  const { entryId, role, message, streaming, unavailable, runs } = props;
+  const loading = !message && !unavailable;
   return (
     <article
-      className={`message role-${role}${streaming ? ' is-streaming' : ''}${message ? '' : ' is-loading'}`}
+      className={`message role-${role}${streaming ? ' is-streaming' : ''}${loading ? ' is-loading' : ''}`}
       data-entry-id={entryId ?? 'pending'}
       data-role={role}
-      aria-busy={streaming || !message ? 'true' : undefined}
+      aria-busy={streaming || loading ? 'true' : undefined}
     >
       <header className="message-head">
         <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
       </header>
-      {message ? <Body message={message} runs={runs} /> : <div className="loading">Loading…</div>}
+      {message ? (
+        <Body message={message} runs={runs} />
+      ) : unavailable ? (
+        <div className="unavailable">This message could not be read from the session file.</div>
+      ) : (
+        <div className="loading">Loading…</div>
+      )}
     </article>
   );
 });

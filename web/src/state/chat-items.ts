@@ -71,6 +71,8 @@ export interface ChatItem {
   role: string;
   message: AgentMessage | undefined;
   streaming: boolean;
+  /** The body could not be had from the server: the chat says so instead of waiting. */
+  unavailable?: boolean;
 }
 
 /** What the chat shows: the active path's chat entries, then unsaved and streaming messages. */
@@ -87,6 +89,7 @@ export function chatItems(view: SessionView): ChatItem[] {
       role: message?.role ?? node.role ?? node.type,
       message,
       streaming: false,
+      ...(!message && view.unavailable.has(id) ? { unavailable: true } : {}),
     });
   }
   view.unsaved.forEach((message, i) =>
@@ -126,7 +129,8 @@ export function missingBodies(view: SessionView, shown: number): string[] {
     if (isChatEntry(current)) {
       const message = view.bodies.get(current.id);
       if (!message) {
-        if (!view.awaitingBody.includes(current.id)) missing.push(current.id);
+        if (!view.awaitingBody.includes(current.id) && !view.unavailable.has(current.id))
+          missing.push(current.id);
         slots--;
       } else if (message.role !== 'custom' || message.display) {
         slots--;

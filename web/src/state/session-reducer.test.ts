@@ -324,6 +324,21 @@ describe('missingBodies with a snapshot of the newest messages only', () => {
     expect(missingBodies(view, 10_000)).toEqual(ids.slice(0, 100));
   });
 
+  it('marks bodies the server could not give, and never asks for them again', () => {
+    const { view, ids } = longSession(150, 200);
+    const wanted = missingBodies(view, 10_000);
+    const lost = wanted.slice(0, 3);
+    const loaded = sessionReducer(view, {
+      type: 'entries_loaded',
+      entries: [],
+      unavailable: lost,
+    })!;
+    expect(missingBodies(loaded, 10_000)).toEqual(wanted.slice(3));
+    const items = chatItems(loaded);
+    expect(items.find((item) => item.entryId === lost[0])).toMatchObject({ unavailable: true });
+    expect(items.find((item) => item.entryId === ids[5])?.unavailable).toBeUndefined();
+  });
+
   it('counts unsaved and streaming messages against the window, as the chat draws them', () => {
     const { view, ids } = longSession(150, 200);
     const busy: SessionView = {

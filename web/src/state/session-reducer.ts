@@ -50,6 +50,8 @@ export interface SessionView {
   leafId: string | null;
   /** Renderable bodies of entries (messages, summaries) by entry id. */
   bodies: Map<string, AgentMessage>;
+  /** Entries whose body the server could not give (missing or unreadable): never asked again. */
+  unavailable: ReadonlySet<string>;
   /** The message being streamed (between message_start and message_end). */
   streaming: AgentMessage | null;
   /** Messages that ended but whose entry has not been announced yet, oldest first. */
@@ -68,7 +70,7 @@ export interface SessionView {
 export type SessionAction =
   | { type: 'snapshot'; snapshot: SessionSnapshot }
   | { type: 'event'; frame: EventFrame }
-  | { type: 'entries_loaded'; entries: SessionEntry[] }
+  | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
   | { type: 'state_loaded'; state: AgentState }
   | { type: 'notice'; kind: Notice['kind']; text: string }
   | { type: 'dismiss_notice'; id: number };
@@ -109,6 +111,8 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     byId,
     leafId: snapshot.leafId,
     bodies,
+    unavailable:
+      previous && previous.sessionId === snapshot.sessionId ? previous.unavailable : new Set(),
     streaming: snapshot.streamingMessage ? structuredClone(snapshot.streamingMessage) : null,
     unsaved: [],
     awaitingBody: [],
@@ -361,7 +365,12 @@ export function sessionReducer(
         const body = bodyOfEntry(entry);
         if (body) bodies.set(entry.id, body);
       }
-      return { ...view, bodies };
+      if (!action.unavailable?.length) return { ...view, bodies };
+      return {
+        ...view,
+        bodies,
+        unavailable: new Set([...view.unavailable, ...action.unavailable]),
+      };
     }
     case 'state_loaded':
       // The leaf is owned by the event stream, which may already be ahead of this answer.
