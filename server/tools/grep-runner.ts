@@ -5,19 +5,34 @@ import { Worker } from 'node:worker_threads';
 import type { GrepHits, GrepJob, GrepSummary } from './grep-search.js';
 
 /*
- * Runs one grep search in its own worker thread, so that a pattern that backtracks
- * catastrophically burns a worker, never the server's event loop (every session shares it).
- * The worker is terminated when the time budget runs out or the tool's signal aborts; whatever
- * matches it had reported by then are kept.
+ * Runs grep searches in worker threads, so that a pattern that backtracks catastrophically burns a
+ * worker, never the server's event loop (every session shares it). A worker is terminated when its
+ * search runs out of time or the tool's signal aborts; whatever matches it had reported by then are
+ * kept. A worker whose search ended normally waits, unreferenced, for the next one (at most
+ * `MAX_IDLE_WORKERS` of them, each for `IDLE_WORKER_MS`): starting a thread costs tens of
+ * milliseconds, more than a search of a typical workspace, and an agent greps often.
  */
 
 /** Wall-clock budget of one search, worker start-up included. */
 export const DEFAULT_GREP_TIME_BUDGET_MS = 10_000;
 
-export type GrepWorkerMessage =
+/** What the runner sends a worker: one search, named by `id`. */
+export interface GrepJobMessage {
+  type: 'job';
+  id: number;
+  job: GrepJob;
+}
+
+/** What a worker reports about the search `id`. */
+export type GrepWorkerMessage = { id: number } & (
   | ({ type: 'hits' } & GrepHits)
   | ({ type: 'done' } & GrepSummary)
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+);
+
+/** Workers kept for the next search, and how long each waits before it is let go. */
+const MAX_IDLE_WORKERS = 2;
+const IDLE_WORKER_MS = 30_000;
 
 export type GrepOutcome =
   /** The search finished. */
@@ -43,12 +58,68 @@ interface WorkerEntry {
 }
 
 let entry: WorkerEntry | undefined;
+let nextJobId = 1;
 
-const live = new Set<Worker>();
+/** Workers with a search (each stays counted until its search is over and, if stopped, exited). */
+const busy = new Set<Worker>();
+/** Workers waiting for a search, with the timer that lets each go. */
+const idle = new Map<Worker, NodeJS.Timeout>();
 
-/** How many grep workers are running now (each stays counted until its thread has exited). */
+let started = 0;
+
+/** How many grep searches are running now, a stopped one until its thread has exited. */
 export function activeGrepWorkers(): number {
-  return live.size;
+  return busy.size;
+}
+
+/** Workers waiting for a search, and how many were ever started (for tests and diagnostics). */
+export function grepWorkerCounts(): { idle: number; started: number } {
+  return { idle: idle.size, started };
+}
+
+function startWorker(): Worker {
+  const { script, eval: evaluate } = workerEntry();
+  // No inherited node flags: some (e.g. --input-type) are refused by worker threads.
+  const worker = new Worker(script, { eval: evaluate, execArgv: [] });
+  started++;
+  worker.on('exit', () => {
+    clearTimeout(idle.get(worker));
+    idle.delete(worker);
+  });
+  // A worker that fails outside a search (it cannot have one) is simply gone.
+  worker.on('error', () => undefined);
+  return worker;
+}
+
+/** An idle worker if one waits, else a new one; counted busy either way. */
+function takeWorker(): Worker {
+  let worker: Worker | undefined;
+  for (const [waiting, timer] of idle) {
+    clearTimeout(timer);
+    idle.delete(waiting);
+    worker = waiting;
+    break;
+  }
+  worker ??= startWorker();
+  worker.ref();
+  busy.add(worker);
+  return worker;
+}
+
+/** Gives back a worker whose search ended normally: it waits for the next one, or is let go. */
+function returnWorker(worker: Worker): void {
+  busy.delete(worker);
+  if (idle.size >= MAX_IDLE_WORKERS) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    idle.delete(worker);
+    void worker.terminate();
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  idle.set(worker, timer);
 }
 
 /**
@@ -75,6 +146,7 @@ function workerEntry(): WorkerEntry {
 function isWorkerMessage(value: unknown): value is GrepWorkerMessage {
   if (value === null || typeof value !== 'object') return false;
   const message = value as Record<string, unknown>;
+  if (typeof message.id !== 'number') return false;
   switch (message.type) {
     case 'hits':
       return (
@@ -92,7 +164,7 @@ function isWorkerMessage(value: unknown): value is GrepWorkerMessage {
 }
 
 /**
- * Runs `job` in a new worker and resolves (never rejects) once it has finished, failed, run past
+ * Runs `job` in a worker and resolves (never rejects) once it has finished, failed, run past
  * `budgetMs` or been aborted; in the last two cases the worker has been terminated.
  */
 export function runGrepInWorker(
@@ -110,54 +182,65 @@ export function runGrepInWorker(
   return new Promise<GrepRun>((resolve) => {
     let worker: Worker;
     try {
-      const { script, eval: evaluate } = workerEntry();
-      // No inherited node flags: some (e.g. --input-type) are refused by worker threads.
-      worker = new Worker(script, { workerData: job, eval: evaluate, execArgv: [] });
-      live.add(worker);
+      worker = takeWorker();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       resolve({ ...run, outcome: { type: 'failed', message } });
       return;
     }
+    const id = nextJobId++;
     let settled = false;
     // A stopped search resolves once its thread is gone, so nothing keeps running after it.
-    const finish = (outcome: GrepOutcome, terminate: boolean) => {
+    const finish = (outcome: GrepOutcome, how: 'reuse' | 'terminate' | 'gone') => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
       const result = { ...run, lines: [...run.lines], outcome };
-      if (!terminate) return resolve(result);
-      worker.terminate().then(
-        () => resolve(result),
-        () => resolve(result),
-      );
+      if (how === 'reuse') {
+        returnWorker(worker);
+        return resolve(result);
+      }
+      const done = () => {
+        busy.delete(worker);
+        resolve(result);
+      };
+      if (how === 'gone') return done();
+      worker.terminate().then(done, done);
     };
-    const onAbort = () => finish({ type: 'aborted' }, true);
-    const timer = setTimeout(() => finish({ type: 'timeout' }, true), opts.budgetMs);
-    opts.signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (message: unknown) => {
+    const onAbort = () => finish({ type: 'aborted' }, 'terminate');
+    const timer = setTimeout(() => finish({ type: 'timeout' }, 'terminate'), opts.budgetMs);
+    const onMessage = (message: unknown) => {
       if (settled) return;
       if (!isWorkerMessage(message)) {
-        finish({ type: 'failed', message: 'the search sent an unreadable message' }, true);
+        finish({ type: 'failed', message: 'the search sent an unreadable message' }, 'terminate');
+      } else if (message.id !== id) {
+        return;
       } else if (message.type === 'hits') {
         run.lines.push(...message.lines);
         run.matches += message.matches;
       } else if (message.type === 'done') {
         run.limited = message.limited;
         run.clipped = message.clipped;
-        finish({ type: 'done' }, false);
+        finish({ type: 'done' }, 'reuse');
       } else {
-        finish({ type: 'failed', message: message.message }, false);
+        finish({ type: 'failed', message: message.message }, 'reuse');
       }
-    });
-    worker.on('error', (error) => finish({ type: 'failed', message: error.message }, false));
-    worker.on('exit', (code) => {
-      live.delete(worker);
+    };
+    const onError = (error: Error) => finish({ type: 'failed', message: error.message }, 'gone');
+    const onExit = (code: number) =>
       finish(
         { type: 'failed', message: `the search stopped unexpectedly (exit code ${code})` },
-        false,
+        'gone',
       );
-    });
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    const request: GrepJobMessage = { type: 'job', id, job };
+    worker.postMessage(request);
   });
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolResultValue } from '../agent/agent-types.js';
-import { activeGrepWorkers } from './grep-runner.js';
+import { activeGrepWorkers, grepWorkerCounts } from './grep-runner.js';
 import { createGrepTool, type GrepToolOptions } from './grep-tool.js';
 import { realWorkspace } from './workspace-path.js';
 
@@ -56,6 +56,30 @@ async function ticksDuring<T>(work: Promise<T>): Promise<{ ticks: number; settle
     clearInterval(timer);
   }
 }
+
+describe('grep workers', () => {
+  it('reuse the worker of a finished search for the next one', async () => {
+    write('a.txt', 'needle one\n');
+    write('b.txt', 'needle two\n');
+    expect(await grep({ pattern: 'needle' })).toContain('needle one');
+    const before = grepWorkerCounts();
+    expect(before.idle).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect(await grep({ pattern: 'two' })).toContain('b.txt');
+    expect(grepWorkerCounts().started).toBe(before.started);
+    expect(activeGrepWorkers()).toBe(0);
+  });
+
+  it('start afresh after a search was stopped, and the stopped worker is not reused', async () => {
+    write('slow.txt', `${PATHOLOGICAL_LINE}\n`);
+    write('fine.txt', 'plain text\n');
+    const stopped = await grep({ pattern: PATHOLOGICAL_PATTERN }, { timeBudgetMs: 300 }).catch(
+      (error: unknown) => String(error),
+    );
+    expect(stopped).toMatch(/took longer than/);
+    expect(activeGrepWorkers()).toBe(0);
+    expect(await grep({ pattern: 'plain' })).toContain('fine.txt');
+  });
+});
 
 describe('grep with a pattern that backtracks catastrophically', () => {
   it('returns a clear error once its budget runs out, while the main thread keeps running', async () => {
