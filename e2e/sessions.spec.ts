@@ -68,4 +68,12 @@ test('new, rename, search and delete to trash', async ({ page, arbor }) => {
   await page.getByRole('button', { name: 'Move to trash' }).click();
   await expect(sessionRows(page)).toHaveCount(1);
   await expect(page.getByRole('navigation', { name: 'Sessions' })).not.toContainText('Fruit one');
+
+  // The notice offers to undo: the session comes back from the trash, whole, and opens.
+  await expect(page.getByRole('alert')).toContainText('Moved “Fruit one” to the trash.');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(sessionRows(page)).toHaveCount(2);
+  await expect(page.getByRole('navigation', { name: 'Sessions' })).toContainText('Fruit one');
+  await expect(chatMessages(page, 'user')).toHaveCount(1);
+  await expect(chatMessages(page, 'user')).toContainText('apples');
 });

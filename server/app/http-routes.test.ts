@@ -242,6 +242,54 @@ describe('sessions over REST', () => {
     expect(gone.statusCode).toBe(404);
   });
 
+  it('restores a deleted session from the trash under its old name, once', async () => {
+    server = await startTestServer({ listen: false });
+    await importFixture(server);
+    const before = filesUnder(path.join(server.dataDir, 'sessions'));
+    const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
+    const trashed = del.json().trashed as string;
+    expect(trashed).toMatch(new RegExp(`_${FIXTURE_ID}\\.jsonl$`));
+    const restore = () =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${server.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
+      });
+    const restored = await restore();
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toEqual({ ok: true, sessionId: FIXTURE_ID });
+    expect(filesUnder(path.join(server.dataDir, 'sessions'))).toEqual(before);
+    const download = await server.app.inject({ url: `/api/sessions/${FIXTURE_ID}/download` });
+    expect(download.body).toBe(fs.readFileSync(FIXTURE, 'utf8'));
+    expect((await restore()).statusCode).toBe(404);
+  });
+
+  it('refuses a restore of a name that is not a trash file, or over a session still there', async () => {
+    server = await startTestServer({ listen: false });
+    await importFixture(server);
+    const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
+    const trashed = del.json().trashed as string;
+    await importFixture(server);
+    const restore = (workspace: string, name: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${workspace}/trash/${name}/restore`,
+      });
+    expect((await restore(server.workspaceId, encodeURIComponent(trashed))).json().error.code).toBe(
+      'conflict',
+    );
+    for (const name of [
+      '..%2F..%2Fconfig.json',
+      '%2Fetc%2Fpasswd',
+      '..',
+      'x.txt',
+      '.hidden.jsonl',
+    ]) {
+      const res = await restore(server.workspaceId, name);
+      expect([400, 404], name).toContain(res.statusCode);
+    }
+    expect((await restore('elsewhere-12345678', encodeURIComponent(trashed))).statusCode).toBe(404);
+  });
+
   it('answers 404 for path-like ids and for sessions outside the configured workspaces', async () => {
     server = await startTestServer({ listen: false });
     const foreignDir = sessionDirFor(server.dataDir, '/somewhere/else');
@@ -279,6 +327,16 @@ describe('sessions over REST', () => {
       headers: { cookie: cookies.vic as string },
     });
     expect(read.statusCode).toBe(200);
-    expect((await del('ann')).statusCode).toBe(200);
+    const deleted = await del('ann');
+    expect(deleted.statusCode).toBe(200);
+    const restore = (who: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${s.workspaceId}/trash/${encodeURIComponent(deleted.json().trashed as string)}/restore`,
+        headers: { cookie: cookies[who] as string },
+      });
+    expect((await restore('vic')).statusCode).toBe(403);
+    expect((await restore('mia')).statusCode).toBe(403);
+    expect((await restore('max')).statusCode).toBe(200);
   });
 });

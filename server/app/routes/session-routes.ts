@@ -6,7 +6,11 @@ import { RenameRequestSchema, SessionIdSchema } from '../../../shared/protocol.j
 import { mayAccess, type Access } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
-import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
+import {
+  sessionIdFromFileName,
+  type SessionLocation,
+  type SessionLocator,
+} from '../../hub/session-locator.js';
 import { ArborError } from '../error-catalog.js';
 
 export interface SessionRouteDeps {
@@ -17,6 +21,15 @@ export interface SessionRouteDeps {
 }
 
 const SessionParams = z.object({ id: SessionIdSchema });
+
+/** A file name in a workspace's trash: a session file, maybe numbered; never a path. */
+const TrashParams = z.object({
+  workspaceId: z.string().min(1).max(200),
+  name: z
+    .string()
+    .max(300)
+    .regex(/^[\w-][\w.-]*\.jsonl(\.\d+)?$/),
+});
 
 /**
  * The session named in the URL, checked against the caller. Ids that are not session ids (paths,
@@ -69,13 +82,40 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     return { ok: true };
   });
 
-  /** Moves the file to `<dataDir>/trash/<workspaceId>/`; restoring is moving it back. */
+  /**
+   * Moves the file to `<dataDir>/trash/<workspaceId>/` and answers its name there, which the
+   * restore below takes (moving the file back by hand works as well).
+   */
   app.delete('/api/sessions/:id', async (request) => {
     const { sessionId, location } = authorisedSession(deps, request, 'write');
     await deps.hub.close(sessionId, 'deleted');
     const target = trashTarget(deps.dataDir, location.workspace.id, location.file);
     fs.renameSync(location.file, target);
     deps.locator.forget(sessionId);
-    return { ok: true };
+    return { ok: true, trashed: path.basename(target) };
+  });
+
+  /** Moves a deleted session back from the trash, under the name it had. */
+  app.post('/api/workspaces/:workspaceId/trash/:name/restore', async (request) => {
+    const params = TrashParams.safeParse(request.params);
+    const workspace = params.success ? deps.locator.workspace(params.data.workspaceId) : undefined;
+    if (!params.success || !workspace) throw new ArborError('not_found', 'Not in the trash.');
+    const { name } = params.data;
+    const original = name.replace(/\.jsonl\.\d+$/, '.jsonl');
+    const sessionId = sessionIdFromFileName(original);
+    const file = path.join(deps.dataDir, 'trash', workspace.id, name);
+    if (!sessionId || !fs.existsSync(file)) throw new ArborError('not_found', 'Not in the trash.');
+    const user = request.user;
+    if (!user || !mayAccess(user, deps.owners.ownerOf(sessionId), 'write')) {
+      throw new ArborError('forbidden', 'Only the owner of this session or an admin may do this.');
+    }
+    const target = path.join(deps.locator.sessionDir(workspace), original);
+    if (fs.existsSync(target) || deps.locator.locate(sessionId)) {
+      throw new ArborError('conflict', 'A session with this id is already in the workspace.');
+    }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.renameSync(file, target);
+    deps.locator.register(sessionId, target, workspace);
+    return { ok: true, sessionId };
   });
 }

@@ -84,6 +84,17 @@ export async function renameSession(sessionId: string, name: string): Promise<vo
   await call('PATCH', `/api/sessions/${encodeURIComponent(sessionId)}`, Anything, { name });
 }
 
-export async function deleteSession(sessionId: string): Promise<void> {
-  await call('DELETE', `/api/sessions/${encodeURIComponent(sessionId)}`, Anything);
+/** Moves a session to the trash; answers its name there, for `restoreSession`. */
+export async function deleteSession(sessionId: string): Promise<string> {
+  const url = `/api/sessions/${encodeURIComponent(sessionId)}`;
+  return (await call('DELETE', url, DeletedSchema)).trashed;
 }
+
+/** Moves a session back from the trash; answers its id. */
+export async function restoreSession(workspaceId: string, trashed: string): Promise<string> {
+  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/trash/${encodeURIComponent(trashed)}/restore`;
+  return (await call('POST', url, RestoredSchema)).sessionId;
+}
+
+const DeletedSchema = z.object({ trashed: z.string() });
+const RestoredSchema = z.object({ sessionId: z.string() });

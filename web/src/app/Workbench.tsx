@@ -7,7 +7,13 @@ import {
   type WorkspaceInfo,
 } from '../../../shared/protocol';
 import type { TreeNode } from '../../../shared/session-entries';
-import { deleteSession, listSessions, listWorkspaces, renameSession } from '../api/rest';
+import {
+  deleteSession,
+  listSessions,
+  listWorkspaces,
+  renameSession,
+  restoreSession,
+} from '../api/rest';
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
@@ -24,6 +30,14 @@ import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
 import { useEditorCommands } from './use-editor-commands';
 import { describeError, useSession } from './use-session';
+
+/** A notice of the page's own: a problem, or news with an action (the undo of a delete). */
+interface PageNotice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+  action?: { label: string; run(): void };
+}
 
 /** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
 function editorContentOf(
@@ -49,13 +63,22 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
   const [panel, setPanel] = useState<Panel>('chat');
-  const [problems, setProblems] = useState<{ id: number; text: string }[]>([]);
+  const [problems, setProblems] = useState<PageNotice[]>([]);
   const problemIds = useRef(0);
   const canCreate = me.user.role !== 'viewer';
 
-  const report = useCallback((text: string) => {
-    setProblems((list) => [...list.slice(-3), { id: ++problemIds.current, text }]);
-  }, []);
+  const report = useCallback(
+    (text: string, kind: PageNotice['kind'] = 'error', action?: PageNotice['action']) => {
+      const notice: PageNotice = { id: ++problemIds.current, kind, text };
+      if (action) notice.action = action;
+      setProblems((list) => [...list.slice(-3), notice]);
+    },
+    [],
+  );
+  const dismissProblem = useCallback(
+    (id: number) => setProblems((list) => list.filter((x) => x.id !== id)),
+    [],
+  );
 
   useEffect(() => {
     // Big sessions lay their graph out in a worker: start it while the session loads.
@@ -349,7 +372,20 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const remove = useCallback(
     (session: SessionListItem) => {
       deleteSession(session.id)
-        .then(async () => {
+        .then(async (trashed) => {
+          const noticeId = problemIds.current + 1;
+          report(`Moved “${sessionTitle(session)}” to the trash.`, 'info', {
+            label: 'Undo',
+            run: () => {
+              dismissProblem(noticeId);
+              restoreSession(session.workspaceId, trashed)
+                .then(async (restored) => {
+                  await refreshSessions(workspaces, query);
+                  open(restored);
+                })
+                .catch((error: unknown) => report(describeError(error)));
+            },
+          });
           const lists = await refreshSessions(workspaces, query);
           if (session.id !== sessionId) return;
           const next = lists[session.workspaceId]?.find((s) => s.id !== session.id);
@@ -358,7 +394,17 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
         })
         .catch((error: unknown) => report(describeError(error)));
     },
-    [workspaces, query, refreshSessions, report, sessionId, open, canCreate, createSession],
+    [
+      workspaces,
+      query,
+      refreshSessions,
+      report,
+      dismissProblem,
+      sessionId,
+      open,
+      canCreate,
+      createSession,
+    ],
   );
 
   const canWriteSession = useCallback(
@@ -380,9 +426,10 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const notices = [
     ...problems.map((p) => ({
       id: `p${p.id}`,
-      kind: 'error' as const,
+      kind: p.kind,
       text: p.text,
-      close: () => setProblems((list) => list.filter((x) => x.id !== p.id)),
+      ...(p.action ? { action: p.action } : {}),
+      close: () => dismissProblem(p.id),
     })),
     ...(view?.notices ?? []).map((n) => ({
       id: `n${n.id}`,
