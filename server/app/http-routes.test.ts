@@ -243,16 +243,16 @@ describe('sessions over REST', () => {
   });
 
   it('restores a deleted session from the trash under its old name, once', async () => {
-    server = await startTestServer({ listen: false });
-    await importFixture(server);
+    const s = (server = await startTestServer({ listen: false }));
+    await importFixture(s);
     const before = filesUnder(path.join(server.dataDir, 'sessions'));
     const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     const trashed = del.json().trashed as string;
     expect(trashed).toMatch(new RegExp(`_${FIXTURE_ID}\\.jsonl$`));
     const restore = () =>
-      server.app.inject({
+      s.app.inject({
         method: 'POST',
-        url: `/api/workspaces/${server.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
+        url: `/api/workspaces/${s.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
       });
     const restored = await restore();
     expect(restored.statusCode).toBe(200);
@@ -264,13 +264,13 @@ describe('sessions over REST', () => {
   });
 
   it('refuses a restore of a name that is not a trash file, or over a session still there', async () => {
-    server = await startTestServer({ listen: false });
-    await importFixture(server);
+    const s = (server = await startTestServer({ listen: false }));
+    await importFixture(s);
     const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     const trashed = del.json().trashed as string;
     await importFixture(server);
     const restore = (workspace: string, name: string) =>
-      server.app.inject({
+      s.app.inject({
         method: 'POST',
         url: `/api/workspaces/${workspace}/trash/${name}/restore`,
       });
