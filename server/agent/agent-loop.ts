@@ -35,6 +35,12 @@ export interface AgentLoopConfig {
   getSteeringMessages(): AgentMessage[];
   getFollowUpMessages(): AgentMessage[];
   retry: RetrySettings;
+  /**
+   * Told the assistant message being streamed, from its `message_start` to just before its
+   * `message_end` (then `null`). It is the loop's own object, updated in place by every delta
+   * before the delta's event: readers copy what they keep.
+   */
+  onStreaming?(message: AssistantMessage | null): void;
 }
 
 export interface AgentLoopResult {
@@ -186,6 +192,7 @@ async function streamAssistant(
   const start = () => {
     if (started) return;
     started = true;
+    config.onStreaming?.(partial);
     emit({ type: 'message_start', message: structuredClone(partial) });
   };
   let outcome: ModelStreamOutcome;
@@ -225,6 +232,7 @@ async function streamAssistant(
     outcome = { message: failed };
   }
   start();
+  config.onStreaming?.(null);
   emit({ type: 'message_end', message: outcome.message });
   return outcome;
 }

@@ -4,7 +4,7 @@ import type {
   CompactionReason,
   CompactionResult,
 } from '../../shared/agent-events.js';
-import type { AgentMessage, ImageContent } from '../../shared/messages.js';
+import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
@@ -62,6 +62,8 @@ export class AgentSession {
   /** Set from the call of a manual compaction until it ends (it first waits for a run to stop). */
   private manualCompaction: Promise<CompactionResult> | undefined;
   private disposed = false;
+  /** The loop's message being streamed (its own object, not a copy), or null. */
+  private streaming: AssistantMessage | null = null;
   private readonly syncer: BackgroundSync;
 
   constructor(deps: AgentSessionDeps) {
@@ -262,6 +264,14 @@ export class AgentSession {
   }
 
   /** The agent's context: what the next model call is built from (before conversion). */
+  /**
+   * A copy of the assistant message being streamed, every delta emitted so far applied, or null
+   * between messages: what a client that joins mid-run needs to draw it.
+   */
+  getStreamingMessage(): AssistantMessage | null {
+    return this.streaming ? structuredClone(this.streaming) : null;
+  }
+
   getContextMessages(): AgentMessage[] {
     return [...this.messages];
   }
@@ -394,6 +404,9 @@ export class AgentSession {
       getSteeringMessages: () => this.queues.take('steering'),
       getFollowUpMessages: () => this.queues.take('followUp'),
       retry: this.deps.retry,
+      onStreaming: (message) => {
+        this.streaming = message;
+      },
     };
   }
 

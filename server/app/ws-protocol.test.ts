@@ -6,6 +6,7 @@ import {
   type ServerMessage,
   type Snapshot,
 } from '../../shared/protocol.js';
+import type { AgentMessage } from '../../shared/messages.js';
 import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
@@ -183,6 +184,26 @@ describe('streaming to several clients', () => {
     await b.waitForEvent(sessionId, 'agent_end').catch(() => undefined);
     const fromA = a.events(sessionId).filter((f) => f.seq > snapshot.seq);
     expect(b.events(sessionId)).toEqual(fromA);
+    // The partial message holds exactly the deltas up to the snapshot's seq: with the deltas
+    // after it, it makes the message that ended.
+    const textOf = (message: AgentMessage | null | undefined) =>
+      message?.role === 'assistant'
+        ? message.content.map((block) => (block.type === 'text' ? block.text : '')).join('')
+        : '';
+    let text = textOf(snapshot.streamingMessage);
+    let ended = '';
+    for (const frame of b.events(sessionId)) {
+      const event = frame.event;
+      if (event.type === 'message_update' && event.assistantMessageEvent.type === 'text_delta')
+        text += event.assistantMessageEvent.delta;
+      if (event.type === 'message_end' && event.message.role === 'assistant') {
+        ended = textOf(event.message);
+        break;
+      }
+    }
+    expect(textOf(snapshot.streamingMessage).length).toBeGreaterThan(0);
+    expect(ended.length).toBeGreaterThan(0);
+    expect(text).toBe(ended);
   });
 });
 

@@ -1,5 +1,4 @@
-import { applyAssistantDelta, type AgentSessionEvent } from '../../shared/agent-events.js';
-import type { AgentMessage } from '../../shared/messages.js';
+import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import { encodeTree } from '../../shared/tree-wire.js';
 import type {
   EventFrame,
@@ -53,7 +52,6 @@ export class LiveSession {
   private readonly coalescer: DeltaCoalescer;
   private readonly subscribers = new Set<Subscriber>();
   private readonly unsubscribeAgent: () => void;
-  private streaming: AgentMessage | null = null;
   private readonly tools = new Map<string, RunningTool>();
   /** performance.now() of the last event or subscription change; drives the idle close. */
   lastActivity = performance.now();
@@ -117,7 +115,7 @@ export class LiveSession {
       state: this.agent.getState(),
       models,
       access,
-      streamingMessage: this.streaming,
+      streamingMessage: this.agent.getStreamingMessage(),
       runningTools: [...this.tools.values()],
     };
   }
@@ -154,20 +152,9 @@ export class LiveSession {
     for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, bytes);
   }
 
-  /** Keeps the in-flight message and tools up to date, for snapshots taken mid-run. */
+  /** Keeps the running tools up to date, for snapshots taken mid-run (the agent keeps the message). */
   private track(event: AgentSessionEvent): void {
     switch (event.type) {
-      case 'message_start':
-        this.streaming = structuredClone(event.message);
-        return;
-      case 'message_update':
-        if (this.streaming?.role === 'assistant') {
-          applyAssistantDelta(this.streaming, event.assistantMessageEvent);
-        }
-        return;
-      case 'message_end':
-        this.streaming = null;
-        return;
       case 'tool_execution_start':
         this.tools.set(event.toolCallId, {
           toolCallId: event.toolCallId,
@@ -184,7 +171,6 @@ export class LiveSession {
         this.tools.delete(event.toolCallId);
         return;
       case 'agent_end':
-        this.streaming = null;
         this.tools.clear();
         return;
       default:
