@@ -76,17 +76,17 @@ function isAbortError(error: unknown): boolean {
 class EventParser {
   private rest = '';
   /** The previous push ended in \r: a \n starting the next one belongs to that line end. */
-  private skipNewline = false;
+  private pendingCarriageReturn = false;
   private data: string[] = [];
   private event: string | null = null;
 
   push(text: string): ServerSentEvent[] {
     const events: ServerSentEvent[] = [];
-    // `rest` is empty whenever `skipNewline` is set: a \r ends the line it closes.
+    // `rest` is empty whenever `pendingCarriageReturn` is set: a \r ends the line it closes.
     const input = this.rest + text;
-    let at = this.skipNewline && input.charCodeAt(0) === 10 ? 1 : 0;
+    let at = this.pendingCarriageReturn && input.charCodeAt(0) === 10 ? 1 : 0;
     this.rest = '';
-    this.skipNewline = false;
+    this.pendingCarriageReturn = false;
     while (at < input.length) {
       let end = at;
       while (end < input.length) {
@@ -100,7 +100,7 @@ class EventParser {
       }
       const line = input.slice(at, end);
       if (input.charCodeAt(end) === 13) {
-        if (end + 1 === input.length) this.skipNewline = true;
+        if (end + 1 === input.length) this.pendingCarriageReturn = true;
         else if (input.charCodeAt(end + 1) === 10) end++;
       }
       at = end + 1;

@@ -15,7 +15,8 @@ import type { LabelState } from './session-index.js';
 
 /** One element of the source path: its body, or its raw line when this version cannot read it. */
 export type PathLine =
-  { kind: 'entry'; entry: SessionEntry; skip: boolean } | { kind: 'raw'; id: string; text: string };
+  | { kind: 'entry'; entry: SessionEntry; leaveOut: boolean }
+  | { kind: 'raw'; id: string; text: string };
 
 export function newHeader(cwd: string, parentSession?: string): SessionHeader {
   const header: SessionHeader = {
@@ -47,7 +48,7 @@ export function branchedContent(
       continue;
     }
     const { entry } = item;
-    if (item.skip) {
+    if (item.leaveOut) {
       skippedSinceKept = true;
       continue;
     }

@@ -399,7 +399,7 @@ export class SessionStore {
     for (const record of this.index.pathTo(leafId)) {
       const entry = this.bodies.get(record, false);
       if (entry) {
-        lines.push({ kind: 'entry', entry, skip: record.marker || entry.type === 'label' });
+        lines.push({ kind: 'entry', entry, leaveOut: record.marker || entry.type === 'label' });
       } else {
         const text = this.bodies.rawLine(record);
         if (text !== undefined) lines.push({ kind: 'raw', id: record.id, text });
