@@ -4,7 +4,12 @@ import {
   type Model,
 } from '@mariozechner/pi-ai';
 import { describe, expect, it } from 'vitest';
-import type { ImageContent, ToolResultMessage, UserMessage } from '../../shared/messages.js';
+import {
+  emptyUsage,
+  type ImageContent,
+  type ToolResultMessage,
+  type UserMessage,
+} from '../../shared/messages.js';
 import type { ProviderMessage } from '../agent/agent-types.js';
 import { ModelCatalog, type ModelInfo, type ThinkingLevelMap } from './model-catalog.js';
 import { toOpenAIMessages } from './openai-stream.js';
@@ -194,14 +199,7 @@ describe('images for a model that cannot see them', () => {
         api: 'openai-completions',
         provider: 'test',
         model: 'm',
-        usage: {
-          input: 0,
-          output: 0,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: 0,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: emptyUsage(),
         stopReason: 'toolUse',
         timestamp: 2,
       },

@@ -29,15 +29,8 @@ import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
 import { useEditorCommands } from './use-editor-commands';
+import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
-
-/** A notice of the page's own: a problem, or news with an action (the undo of a delete). */
-interface PageNotice {
-  id: number;
-  kind: 'error' | 'info';
-  text: string;
-  action?: { label: string; run(): void };
-}
 
 /** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
 function editorContentOf(
@@ -63,22 +56,8 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
   const [panel, setPanel] = useState<Panel>('chat');
-  const [problems, setProblems] = useState<PageNotice[]>([]);
-  const problemIds = useRef(0);
+  const { notices: pageNotices, report } = usePageNotices();
   const canCreate = me.user.role !== 'viewer';
-
-  const report = useCallback(
-    (text: string, kind: PageNotice['kind'] = 'error', action?: PageNotice['action']) => {
-      const notice: PageNotice = { id: ++problemIds.current, kind, text };
-      if (action) notice.action = action;
-      setProblems((list) => [...list.slice(-3), notice]);
-    },
-    [],
-  );
-  const dismissProblem = useCallback(
-    (id: number) => setProblems((list) => list.filter((x) => x.id !== id)),
-    [],
-  );
 
   useEffect(() => {
     // Big sessions lay their graph out in a worker: start it while the session loads.
@@ -373,11 +352,9 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     (session: SessionListItem) => {
       deleteSession(session.id)
         .then(async (trashed) => {
-          const noticeId = problemIds.current + 1;
           report(`Moved “${sessionTitle(session)}” to the trash.`, 'info', {
             label: 'Undo',
             run: () => {
-              dismissProblem(noticeId);
               restoreSession(session.workspaceId, trashed)
                 .then(async (restored) => {
                   await refreshSessions(workspaces, query);
@@ -394,17 +371,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
         })
         .catch((error: unknown) => report(describeError(error)));
     },
-    [
-      workspaces,
-      query,
-      refreshSessions,
-      report,
-      dismissProblem,
-      sessionId,
-      open,
-      canCreate,
-      createSession,
-    ],
+    [workspaces, query, refreshSessions, report, sessionId, open, canCreate, createSession],
   );
 
   const canWriteSession = useCallback(
@@ -424,13 +391,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const title = view?.sessionName ?? (listed ? sessionTitle(listed) : 'New session');
 
   const notices = [
-    ...problems.map((p) => ({
-      id: `p${p.id}`,
-      kind: p.kind,
-      text: p.text,
-      ...(p.action ? { action: p.action } : {}),
-      close: () => dismissProblem(p.id),
-    })),
+    ...pageNotices,
     ...(view?.notices ?? []).map((n) => ({
       id: `n${n.id}`,
       kind: n.kind,
