@@ -6,6 +6,7 @@ import {
   leafNode,
   openArbor,
   sendPrompt,
+  sessionTree,
   treeNode,
   treeNodes,
 } from './support/page-helpers.js';
@@ -83,5 +84,6 @@ test('keyboard: arrows move along the tree and Enter selects', async ({ page, ar
   await expect(leafNode(page)).toHaveAttribute('aria-label', /alpha/);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  await expect(page.locator(`[data-entry-id="${leafId}"]`)).toBeFocused();
+  // The tree's node, not the chat's message with the same id (the chat may still show it).
+  await expect(sessionTree(page).locator(`[data-entry-id="${leafId}"]`)).toBeFocused();
 });
