@@ -29,6 +29,9 @@ const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const FANOUT = Number(process.env.FANOUT ?? 100);
 const SPREAD_MS = Number(process.env.SPREAD_MS ?? 1000);
 const COALESCING = (process.env.COALESCE_MS ?? '30,0').split(',').map(Number);
+/** `FLOOR=0` leaves out the floor relay; `ROUNDS=n` alternates floor and Arbor n times. */
+const WITH_FLOOR = process.env.FLOOR !== '0';
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
 /**
  * `PIN=1` gives the server the first core to itself and puts the model and the clients on the
  * second (Linux `taskset`), so the load generator cannot take the server's CPU.
@@ -89,12 +92,21 @@ async function startModel(): Promise<ModelProcess> {
   };
 }
 
-async function startServer(
+/** Arbor itself, or the floor: the least relay (floor-relay.mjs) in the same place. */
+type ServerKind = 'arbor' | 'floor';
+
+function serverCommand(
+  kind: ServerKind,
   dataDir: string,
   workspace: string,
   coalesceMs: number,
   modelUrl: string,
-) {
+): string[] {
+  const node = [
+    process.execPath,
+    ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ];
+  if (kind === 'floor') return [...node, 'bench/ws/floor-relay.mjs', modelUrl];
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(
     path.join(dataDir, 'config.json'),
@@ -106,18 +118,27 @@ async function startServer(
       models: [{ id: 'arbor-demo', baseUrl: modelUrl, contextWindow: 10_000_000 }],
     }),
   );
+  return [
+    ...node,
+    'bench/ws/server-process.mjs',
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    '--workspace',
+    workspace,
+  ];
+}
+
+async function startServer(
+  kind: ServerKind,
+  dataDir: string,
+  workspace: string,
+  coalesceMs: number,
+  modelUrl: string,
+) {
   const [command, ...args] = pinned(
-    [
-      process.execPath,
-      ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      'bench/ws/server-process.mjs',
-      '--port',
-      '0',
-      '--data',
-      dataDir,
-      '--workspace',
-      workspace,
-    ],
+    serverCommand(kind, dataDir, workspace, coalesceMs, modelUrl),
     0,
   );
   const child = spawn(command as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -283,11 +304,21 @@ async function openSessions(clients: Client[][], workspaceId: string): Promise<G
   return groups;
 }
 
-async function run(coalesceMs: number, model: ModelProcess): Promise<[string, Result][]> {
+async function run(
+  kind: ServerKind,
+  coalesceMs: number,
+  model: ModelProcess,
+): Promise<[string, Result][]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-ws-'));
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace);
-  const server = await startServer(path.join(root, 'data'), workspace, coalesceMs, model.baseUrl);
+  const server = await startServer(
+    kind,
+    path.join(root, 'data'),
+    workspace,
+    coalesceMs,
+    model.baseUrl,
+  );
   const wsUrl = `${server.url.replace('http', 'ws')}/api/ws`;
   const results: [string, Result][] = [];
   try {
@@ -346,13 +377,18 @@ try {
   );
   console.log(`load average before: ${load()}`);
   console.log(
-    '| coalescing | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per chunk | server loop delay p99 / max | clients loop delay p99 |',
+    '| server | coalescing | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per chunk | server loop delay p99 / max | clients loop delay p99 |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const coalesceMs of COALESCING) {
-    for (const [name, r] of await run(coalesceMs, model)) {
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const runs: [ServerKind, number][] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (WITH_FLOOR) runs.push(['floor', 0]);
+    for (const coalesceMs of COALESCING) runs.push(['arbor', coalesceMs]);
+  }
+  for (const [kind, coalesceMs] of runs) {
+    for (const [name, r] of await run(kind, coalesceMs, model)) {
       console.log(
-        `| ${coalesceMs} ms | ${name} | ${r.deliveries} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuUsPerChunk.toFixed(0)} µs | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
+        `| ${kind} | ${kind === 'floor' ? '–' : `${coalesceMs} ms`} | ${name} | ${r.deliveries} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuUsPerChunk.toFixed(0)} µs | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
       );
     }
   }

@@ -21,6 +21,7 @@ import type {
 } from '../agent/agent-types.js';
 import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
+import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 
 /*
@@ -51,7 +52,7 @@ function clientFor(baseURL: string, apiKey: string): OpenAI {
   const key = `${baseURL}\n${apiKey}`;
   let client = clients.get(key);
   if (!client) {
-    client = new OpenAI({ baseURL, apiKey, maxRetries: 0 });
+    client = new OpenAI({ baseURL, apiKey, maxRetries: 0, fetch: httpFetch });
     clients.set(key, client);
   }
   return client;

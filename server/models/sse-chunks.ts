@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { nodeBodyOf } from './http-fetch.js';
 
 /*
  * The chunks of a streamed chat completion, read from the HTTP response the `openai` client
@@ -15,7 +16,10 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
  *     reused);
  *   - a chunk whose JSON carries `error` throws the client's APIError; JSON that does not parse
  *     throws a SyntaxError that says so;
- *   - an abort ends the chunks quietly; the caller sees its own signal aborted.
+ *   - an abort ends the chunks quietly; the caller sees its own signal aborted;
+ *   - a connection that drops mid-body throws an error that says so.
+ * A response from Arbor's own fetch (http-fetch.ts) is read from the Node stream under it, as
+ * text; any other from its web stream.
  */
 
 export async function* chatCompletionChunks(
@@ -25,10 +29,13 @@ export async function* chatCompletionChunks(
   if (!response.body) return;
   const decoder = new TextDecoder();
   const parser = new EventParser();
+  const source = nodeBodyOf(response)?.setEncoding('utf8');
+  const pieces = (source ?? response.body) as AsyncIterable<Uint8Array | string>;
   let done = false;
   try {
-    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-      for (const event of parser.push(decoder.decode(bytes, { stream: true }))) {
+    for await (const piece of pieces) {
+      const text = typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
+      for (const event of parser.push(text)) {
         if (done) continue;
         if (event.data.startsWith('[DONE]')) {
           done = true;
@@ -41,8 +48,20 @@ export async function* chatCompletionChunks(
     }
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) return;
+    if (isDroppedConnection(error))
+      throw new Error(`Connection lost while the model was streaming (${error.message})`, {
+        cause: error,
+      });
     throw error;
   }
+}
+
+function isDroppedConnection(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return (
+    error instanceof Error &&
+    (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE')
+  );
 }
 
 interface ServerSentEvent {
