@@ -122,3 +122,5 @@ new WebSocketServer({ server, path: '/api/ws' }).on('connection', (socket) => {
 server.listen(0, '127.0.0.1', () => {
   console.log(`running at http://127.0.0.1:${server.address().port}`);
 });
+// Exit through Node on SIGTERM, so `--cpu-prof` and friends write their files.
+process.on('SIGTERM', () => process.exit(0));

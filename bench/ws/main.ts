@@ -29,9 +29,26 @@ const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const FANOUT = Number(process.env.FANOUT ?? 100);
 const SPREAD_MS = Number(process.env.SPREAD_MS ?? 1000);
 const COALESCING = (process.env.COALESCE_MS ?? '30,0').split(',').map(Number);
-/** `FLOOR=0` leaves out the floor relay; `ROUNDS=n` alternates floor and Arbor n times. */
+/** `FLOOR=0` leaves out the floor relay; `ROUNDS=n` runs every server n times, in turn. */
 const WITH_FLOOR = process.env.FLOOR !== '0';
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
+/** `SCENARIOS=spread,burst,fanout` (the default: all three) picks the scenarios. */
+type Scenario = 'spread' | 'burst' | 'fanout';
+const SCENARIOS = (process.env.SCENARIOS ?? 'spread,burst,fanout').split(',') as Scenario[];
+const SCENARIO_NAMES: Record<Scenario, string> = {
+  spread: `${SESSIONS} sessions × 2 clients, prompts spread over ${SPREAD_MS} ms`,
+  burst: `${SESSIONS} sessions × 2 clients, prompts in one instant`,
+  fanout: `1 session × ${FANOUT} clients`,
+};
+/**
+ * Node flags for the server (`SERVER_NODE_ARGS="--cpu-prof"`); `VARIANTS="a;b"` runs Arbor once
+ * per set of flags, each in turn, to compare them in one run.
+ */
+const VARIANTS = (process.env.VARIANTS ?? process.env.SERVER_NODE_ARGS ?? '')
+  .split(';')
+  .map((args) => args.split(' ').filter(Boolean));
+/** `REPLAY_EVENTS=n` sets the server's replay buffer (frames per session). */
+const REPLAY_EVENTS = Number(process.env.REPLAY_EVENTS ?? 0);
 /**
  * `PIN=1` gives the server the first core to itself and puts the model and the clients on the
  * second (Linux `taskset`), so the load generator cannot take the server's CPU.
@@ -92,25 +109,39 @@ async function startModel(): Promise<ModelProcess> {
   };
 }
 
-/** Arbor itself, or the floor: the least relay (floor-relay.mjs) in the same place. */
-type ServerKind = 'arbor' | 'floor';
+/**
+ * What runs in the server's place: Arbor with a coalescing window and Node flags, or the floor,
+ * the least relay (floor-relay.mjs), with the same flags.
+ */
+interface ServerConfig {
+  kind: 'arbor' | 'floor';
+  coalesceMs: number;
+  nodeArgs: string[];
+}
+
+const configName = (config: ServerConfig) =>
+  [
+    config.kind === 'floor' ? 'floor' : `arbor, coalescing ${config.coalesceMs} ms`,
+    ...config.nodeArgs,
+  ].join(' ');
 
 function serverCommand(
-  kind: ServerKind,
+  config: ServerConfig,
   dataDir: string,
   workspace: string,
-  coalesceMs: number,
   modelUrl: string,
 ): string[] {
-  const node = [
-    process.execPath,
-    ...(process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-  ];
-  if (kind === 'floor') return [...node, 'bench/ws/floor-relay.mjs', modelUrl];
+  const node = [process.execPath, ...config.nodeArgs];
+  if (config.kind === 'floor') return [...node, 'bench/ws/floor-relay.mjs', modelUrl];
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(
     path.join(dataDir, 'config.json'),
-    JSON.stringify({ coalesceMs, logLevel: 'warn', promptsPerMinute: 100_000 }),
+    JSON.stringify({
+      coalesceMs: config.coalesceMs,
+      logLevel: 'warn',
+      promptsPerMinute: 100_000,
+      ...(REPLAY_EVENTS ? { replayEvents: REPLAY_EVENTS } : {}),
+    }),
   );
   fs.writeFileSync(
     path.join(dataDir, 'models.json'),
@@ -131,16 +162,12 @@ function serverCommand(
 }
 
 async function startServer(
-  kind: ServerKind,
+  config: ServerConfig,
   dataDir: string,
   workspace: string,
-  coalesceMs: number,
   modelUrl: string,
 ) {
-  const [command, ...args] = pinned(
-    serverCommand(kind, dataDir, workspace, coalesceMs, modelUrl),
-    0,
-  );
+  const [command, ...args] = pinned(serverCommand(config, dataDir, workspace, modelUrl), 0);
   const child = spawn(command as string, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const loopDelays: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -158,7 +185,10 @@ async function startServer(
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });
-  child.stdout?.resume();
+  // `SERVER_LOG=file` keeps the server's standard output (e.g. `--trace-gc` lines).
+  if (process.env.SERVER_LOG)
+    child.stdout?.pipe(fs.createWriteStream(process.env.SERVER_LOG, { flags: 'a' }));
+  else child.stdout?.resume();
   return { child, url, loopDelays };
 }
 
@@ -304,54 +334,41 @@ async function openSessions(clients: Client[][], workspaceId: string): Promise<G
   return groups;
 }
 
-async function run(
-  kind: ServerKind,
-  coalesceMs: number,
-  model: ModelProcess,
-): Promise<[string, Result][]> {
+async function run(config: ServerConfig, model: ModelProcess): Promise<[Scenario, Result][]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-ws-'));
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace);
-  const server = await startServer(
-    kind,
-    path.join(root, 'data'),
-    workspace,
-    coalesceMs,
-    model.baseUrl,
-  );
+  const server = await startServer(config, path.join(root, 'data'), workspace, model.baseUrl);
   const wsUrl = `${server.url.replace('http', 'ws')}/api/ws`;
-  const results: [string, Result][] = [];
+  const results: [Scenario, Result][] = [];
   try {
     const { workspaces } = (await (await fetch(`${server.url}/api/workspaces`)).json()) as {
       workspaces: { id: string }[];
     };
     const workspaceId = workspaces[0]?.id as string;
 
-    const pairs = await Promise.all(
-      Array.from({ length: SESSIONS }, () => Promise.all([connect(wsUrl), connect(wsUrl)])),
-    );
-    const groups = await openSessions(pairs, workspaceId);
-    const zero = groups.map(() => 0);
-    await stream(model, server, groups, 'warm', WARMUP_WORDS, zero);
-    const spread = groups.map(() => Math.random() * SPREAD_MS);
-    results.push([
-      `${SESSIONS} sessions × 2 clients, prompts spread over ${SPREAD_MS} ms`,
-      await stream(model, server, groups, 'spread', WORDS, spread),
-    ]);
-    results.push([
-      `${SESSIONS} sessions × 2 clients, prompts in one instant`,
-      await stream(model, server, groups, 'burst', WORDS, zero),
-    ]);
-    for (const client of pairs.flat()) client.socket.close();
-
-    const fanClients = await Promise.all(Array.from({ length: FANOUT }, () => connect(wsUrl)));
-    const fan = await openSessions([fanClients], workspaceId);
-    await stream(model, server, fan, 'warm', WARMUP_WORDS, [0]);
-    results.push([
-      `1 session × ${FANOUT} clients`,
-      await stream(model, server, fan, 'fan', WORDS, [0]),
-    ]);
-    for (const client of fanClients) client.socket.close();
+    if (SCENARIOS.includes('spread') || SCENARIOS.includes('burst')) {
+      const pairs = await Promise.all(
+        Array.from({ length: SESSIONS }, () => Promise.all([connect(wsUrl), connect(wsUrl)])),
+      );
+      const groups = await openSessions(pairs, workspaceId);
+      const zero = groups.map(() => 0);
+      await stream(model, server, groups, 'warm', WARMUP_WORDS, zero);
+      if (SCENARIOS.includes('spread')) {
+        const spread = groups.map(() => Math.random() * SPREAD_MS);
+        results.push(['spread', await stream(model, server, groups, 'spread', WORDS, spread)]);
+      }
+      if (SCENARIOS.includes('burst'))
+        results.push(['burst', await stream(model, server, groups, 'burst', WORDS, zero)]);
+      for (const client of pairs.flat()) client.socket.close();
+    }
+    if (SCENARIOS.includes('fanout')) {
+      const fanClients = await Promise.all(Array.from({ length: FANOUT }, () => connect(wsUrl)));
+      const fan = await openSessions([fanClients], workspaceId);
+      await stream(model, server, fan, 'warm', WARMUP_WORDS, [0]);
+      results.push(['fanout', await stream(model, server, fan, 'fan', WORDS, [0])]);
+      for (const client of fanClients) client.socket.close();
+    }
     return results;
   } finally {
     server.child.kill('SIGTERM');
@@ -361,38 +378,74 @@ async function run(
 }
 
 const fmt = (n: number) => n.toFixed(2);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const load = () =>
   os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
+
+const configs: ServerConfig[] = [
+  ...(WITH_FLOOR ? [{ kind: 'floor' as const, coalesceMs: 0, nodeArgs: VARIANTS[0] ?? [] }] : []),
+  ...VARIANTS.flatMap((nodeArgs) =>
+    COALESCING.map((coalesceMs) => ({ kind: 'arbor' as const, coalesceMs, nodeArgs })),
+  ),
+];
+
 execSync('npm run build:server', { stdio: 'ignore' });
 if (PIN) execSync(`taskset -p -c 1 ${process.pid}`, { stdio: 'ignore' });
 const model = await startModel();
 try {
   console.log(
     `bench/ws: ${SESSIONS} sessions × 2 clients, and 1 session × ${FANOUT} clients; ` +
-      `${WORDS} chunks per stream, one every ${CHUNK_DELAY_MS} ms; ${os.cpus().length} cores` +
+      `${WORDS} chunks per stream, one every ${CHUNK_DELAY_MS} ms; ${os.cpus().length} cores; ` +
+      `${ROUNDS} round(s)` +
       (PIN ? '; server pinned to core 0, model and clients to core 1' : ''),
   );
   console.log(`load average before: ${load()}`);
   console.log(
-    '| server | coalescing | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per chunk | server loop delay p99 / max | clients loop delay p99 |',
+    '| round | server | scenario | chunk deliveries | p50 ms | p99 ms | max ms | server CPU | server CPU per chunk | server loop delay p99 / max | clients loop delay p99 |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  const runs: [ServerKind, number][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    if (WITH_FLOOR) runs.push(['floor', 0]);
-    for (const coalesceMs of COALESCING) runs.push(['arbor', coalesceMs]);
-  }
-  for (const [kind, coalesceMs] of runs) {
-    for (const [name, r] of await run(kind, coalesceMs, model)) {
-      console.log(
-        `| ${kind} | ${kind === 'floor' ? '–' : `${coalesceMs} ms`} | ${name} | ${r.deliveries} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuUsPerChunk.toFixed(0)} µs | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
-      );
+  /** [round, config, scenario, result] of every measurement. */
+  const all: [number, ServerConfig, Scenario, Result][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const config of configs) {
+      for (const [scenario, r] of await run(config, model)) {
+        all.push([round, config, scenario, r]);
+        console.log(
+          `| ${round} | ${configName(config)} | ${SCENARIO_NAMES[scenario]} | ${r.deliveries} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.serverCpuPercent.toFixed(0)}% of a core for ${(r.wallMs / 1000).toFixed(1)} s | ${r.serverCpuUsPerChunk.toFixed(0)} µs | ${fmt(r.serverLoopP99)} / ${fmt(r.serverLoopMax)} ms | ${fmt(r.benchLoopP99)} ms |`,
+        );
+      }
     }
   }
   console.log(`load average after: ${load()}`);
+  // Each figure below is the median over rounds; "added" compares Arbor with the floor of the
+  // same round, scenario by scenario, so the machine's load at the time cancels out.
+  console.log(`\nMedians over ${ROUNDS} round(s):\n`);
+  console.log(
+    '| server | scenario | p50 ms | p99 ms | p99 added over the floor, ms | server CPU per chunk | CPU per chunk over the floor |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const config of configs) {
+    for (const scenario of SCENARIOS) {
+      const mine = all.filter(([, c, s]) => c === config && s === scenario);
+      if (mine.length === 0) continue;
+      const floorOf = (round: number) =>
+        all.find(([r, c, s]) => r === round && c.kind === 'floor' && s === scenario)?.[3];
+      const over = (pick: (r: Result) => number) =>
+        config.kind === 'floor' || !WITH_FLOOR
+          ? '–'
+          : fmt(median(mine.map(([round, , , r]) => pick(r) - pick(floorOf(round) as Result))));
+      console.log(
+        `| ${configName(config)} | ${SCENARIO_NAMES[scenario]} | ${fmt(median(mine.map(([, , , r]) => r.p50)))} | ${fmt(median(mine.map(([, , , r]) => r.p99)))} | ${over((r) => r.p99)} | ${median(mine.map(([, , , r]) => r.serverCpuUsPerChunk)).toFixed(0)} µs | ${over((r) => r.serverCpuUsPerChunk)} µs |`,
+      );
+    }
+  }
 } finally {
   await model.close();
 }

@@ -152,6 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyWebsocket, {
     options: {
       maxPayload: 2 * MAX_FRAME_BYTES,
+      // Event frames are framed once and written to the socket as is (client-connection.ts).
+      perMessageDeflate: false,
     },
     // Shutdown: runs are aborted and persisted (clients see their last events), then every
     // socket is closed with 1001.

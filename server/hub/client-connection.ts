@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   CloseCode,
@@ -17,6 +18,7 @@ import type { LiveSession, SessionClosedReason, Subscriber } from './live-sessio
 import { parseClientFrame } from './parse-client-frame.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
+import { framePayload } from './ws-text-frame.js';
 
 /*
  * One WebSocket client: the hello handshake, frame parsing, its subscriptions, and backpressure.
@@ -59,10 +61,21 @@ export class ClientConnection implements Subscriber {
   private readonly helloTimer: NodeJS.Timeout;
   private badFrames: number[] = [];
 
+  /**
+   * The stream under the WebSocket, for event frames that are framed already. Writing there keeps
+   * the order of everything `ws` writes, because `ws` writes synchronously whenever no message is
+   * being compressed, and Arbor does not compress (`perMessageDeflate: false` in build-app.ts).
+   * `ws` keeps the stream as `_socket`, its only handle on it; were that ever missing, frames go
+   * through `send` with their payload.
+   */
+  private readonly wire: Writable | undefined;
+
   constructor(
     private readonly socket: WebSocket,
     private readonly opts: ConnectionOptions,
   ) {
+    const wire = (socket as unknown as { _socket?: unknown })._socket;
+    this.wire = wire instanceof Writable ? wire : undefined;
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => this.onClose());
     socket.on('error', (error) => opts.log.debug({ err: error }, 'websocket error'));
@@ -84,7 +97,9 @@ export class ClientConnection implements Subscriber {
 
   deliver(_sessionId: string, _seq: number, frame: Buffer): void {
     if (this.closed || this.behindSince !== undefined) return;
-    this.socket.send(frame, { binary: false });
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.wire) this.wire.write(frame);
+    else this.socket.send(framePayload(frame), { binary: false });
     this.checkBuffer();
   }
 

@@ -12,17 +12,18 @@ import type { Workspace } from '../config/workspaces.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
 import { snapshotMessages } from './path-messages.js';
 import { ReplayBuffer } from './replay-buffer.js';
+import { textFrame } from './ws-text-frame.js';
 
 /*
  * One open session on the server: its AgentSession, the ordered stream of its events with their
  * sequence numbers, the recent frames for reconnecting clients, and its subscribers. Each event is
- * serialised and encoded once and the same bytes go to every subscriber, so all of them see the
+ * serialised and framed once and the same bytes go to every subscriber, so all of them see the
  * same events in the same order (and a fan-out to many clients costs one encoding).
  */
 
 /** A client's end of a subscription; it handles its own backpressure. */
 export interface Subscriber {
-  /** `frame` is the UTF-8 text of an event frame, encoded once for every subscriber. */
+  /** `frame` is the event as a WebSocket text frame (ws-text-frame.ts), built once for all. */
   deliver(sessionId: string, seq: number, frame: Buffer): void;
   /** The session was closed under the subscriber (deleted, or the server stops). */
   sessionClosed(sessionId: string, reason: SessionClosedReason): void;
@@ -144,7 +145,7 @@ export class LiveSession {
     this.track(event);
     const seq = ++this.seq;
     const frame: EventFrame = { type: 'event', sessionId: this.sessionId, seq, event };
-    const bytes = Buffer.from(JSON.stringify(frame));
+    const bytes = textFrame(JSON.stringify(frame));
     this.replay.push(seq, bytes);
     // Deltas only come while a run keeps the session busy, and a run ends with other events, so
     // the idle clock needs no update per delta.

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { nodeBodyOf } from './http-fetch.js';
+import { bodyText } from './body-text.js';
 
 /*
  * The chunks of a streamed chat completion, read from the HTTP response the `openai` client
@@ -18,23 +18,23 @@ import { nodeBodyOf } from './http-fetch.js';
  *     throws a SyntaxError that says so;
  *   - an abort ends the chunks quietly; the caller sees its own signal aborted;
  *   - a connection that drops mid-body throws an error that says so.
- * A response from Arbor's own fetch (http-fetch.ts) is read from the Node stream under it, as
- * text; any other from its web stream.
+ * The body is read as text by body-text.ts.
  */
 
 export async function* chatCompletionChunks(
   response: Response,
   signal?: AbortSignal,
 ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
-  if (!response.body) return;
-  const decoder = new TextDecoder();
+  const body = bodyText(response);
+  if (!body) return;
   const parser = new EventParser();
-  const source = nodeBodyOf(response)?.setEncoding('utf8');
-  const pieces = (source ?? response.body) as AsyncIterable<Uint8Array | string>;
   let done = false;
+  let ended = false;
   try {
-    for await (const piece of pieces) {
-      const text = typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
+    for (;;) {
+      let text = body.read();
+      if (text !== undefined && typeof text !== 'string') text = await text;
+      if (text === undefined) break;
       for (const event of parser.push(text)) {
         if (done) continue;
         if (event.data.startsWith('[DONE]')) {
@@ -46,6 +46,7 @@ export async function* chatCompletionChunks(
         yield parseChunk(event, response.headers);
       }
     }
+    ended = true;
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) return;
     if (isDroppedConnection(error))
@@ -53,6 +54,8 @@ export async function* chatCompletionChunks(
         cause: error,
       });
     throw error;
+  } finally {
+    if (!ended) body.cancel();
   }
 }
 
