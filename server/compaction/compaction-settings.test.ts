@@ -48,6 +48,16 @@ describe('compaction settings', () => {
     });
   });
 
+  it('sees a workspace file that is written, rewritten to the same size, or removed', () => {
+    expect(resolveSummarySettings({ workspace }).compaction.keepRecentTokens).toBe(20000);
+    const file = writeWorkspaceSettings(JSON.stringify({ compaction: { keepRecentTokens: 5000 } }));
+    expect(resolveSummarySettings({ workspace }).compaction.keepRecentTokens).toBe(5000);
+    writeWorkspaceSettings(JSON.stringify({ compaction: { keepRecentTokens: 6000 } }));
+    expect(resolveSummarySettings({ workspace }).compaction.keepRecentTokens).toBe(6000);
+    fs.rmSync(file);
+    expect(resolveSummarySettings({ workspace }).compaction.keepRecentTokens).toBe(20000);
+  });
+
   it('names the file and the field of a bad workspace setting, and never ignores it', () => {
     const file = writeWorkspaceSettings(JSON.stringify({ compaction: { reserveTokens: -5 } }));
     expect(() => resolveSummarySettings({ workspace })).toThrow(SummarySettingsError);

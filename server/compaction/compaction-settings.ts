@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
@@ -64,9 +65,17 @@ export function parseSummarySettings(value: unknown, source: string): SummarySet
   return parsed.data;
 }
 
-/** The workspace's settings file, or an empty layer when there is none. */
+/**
+ * The workspace's settings file, or an empty layer when there is none. Read before every model
+ * call, so the parsed layer is kept per file and read again only when the file's identity, size or
+ * times change (a stat instead of a read, a parse and a validation per turn).
+ */
 export function readWorkspaceSummarySettings(workspace: string): SummarySettingsPatch {
   const file = path.join(workspace, WORKSPACE_SETTINGS_FILE);
+  const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
+  const version = stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'none';
+  const cached = workspaceLayers.get(file);
+  if (cached?.version === version) return cached.layer;
   let json: unknown;
   try {
     json = readJsonFile(file);
@@ -74,8 +83,12 @@ export function readWorkspaceSummarySettings(workspace: string): SummarySettings
     if (error instanceof JsonFileError) throw new SummarySettingsError(error.message);
     throw error;
   }
-  return json === undefined ? {} : parseSummarySettings(json, file);
+  const layer = json === undefined ? {} : parseSummarySettings(json, file);
+  workspaceLayers.set(file, { version, layer });
+  return layer;
 }
+
+const workspaceLayers = new Map<string, { version: string; layer: SummarySettingsPatch }>();
 
 function merge(base: SummarySettings, patch: SummarySettingsPatch): SummarySettings {
   const defined = <T extends object>(value: T | undefined): Partial<T> =>

@@ -87,8 +87,9 @@ export function describeIssues(error: z.ZodError): string {
 
 /** The file's modification time in ms, or 0 when it does not exist. */
 export function mtimeOf(file: string): number {
+  // Checked on every command: a missing file must not cost an exception and its stack.
   try {
-    return fs.statSync(file).mtimeMs;
+    return fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   } catch {
     return 0;
   }
