@@ -2,8 +2,17 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { MAX_FRAME_BYTES, PROTOCOL_VERSION, type Health } from '../../shared/protocol.js';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
+import {
+  MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  type ErrorBody,
+  type Health,
+} from '../../shared/protocol.js';
 import { LoginSessions } from '../auth/login-sessions.js';
 import { SessionOwners } from '../auth/session-owners.js';
 import { UserStore } from '../auth/user-store.js';
@@ -84,6 +93,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // The router's own refusals (a malformed URL, a path part over 100 characters) answer in
+    // Arbor's error shape like every other route.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A part of the URL is longer than 100 characters; no Arbor id or name is.'
+          : 'The URL is not valid.';
+      const body: { error: ErrorBody } = { error: { code: 'invalid_argument', message } };
+      void (reply as unknown as FastifyReply).code(400).send(body);
+    },
   });
 
   let catalog = options.catalog;

@@ -310,6 +310,19 @@ describe('sessions over REST', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it("answers an over-long or malformed URL part in Arbor's error shape", async () => {
+    server = await startTestServer({ listen: false });
+    for (const url of [
+      `/api/sessions/${'a'.repeat(400)}/download`,
+      '/api/sessions/%E0%A4%A/download',
+    ]) {
+      const res = await server.app.inject({ url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error.code, url).toBe('invalid_argument');
+      expect(res.json().error.message, url).toMatch(/URL/);
+    }
+  });
+
   it('lets only the owner or an admin delete, and no viewer import', async () => {
     const { server: s, cookies } = await teamServer();
     expect((await importFixture(s, cookies.vic)).statusCode).toBe(403);

@@ -52,13 +52,25 @@ describe('DeltaCoalescer', () => {
     expect(out).toEqual([update('1'), update('123')]);
   });
 
-  it('merges within one tick when the window is zero', async () => {
+  it('without a window, merges what one callback and its promise chain push, and sends it before the next callback', async () => {
     const out: AgentSessionEvent[] = [];
     const coalescer = new DeltaCoalescer(0, (event) => out.push(event));
-    coalescer.push(text('a'));
-    coalescer.push(text('b'));
-    expect(out).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(out).toEqual([text('ab')]);
+    let seenByNextCallback: AgentSessionEvent[] | undefined;
+    await new Promise<void>((resolve) => {
+      setImmediate(() => {
+        // One network read: deltas reach the coalescer across several promise hops.
+        coalescer.push(text('a'));
+        void Promise.resolve()
+          .then(() => coalescer.push(text('b')))
+          .then(() => coalescer.push(text('c')));
+        setImmediate(() => {
+          seenByNextCallback = [...out];
+          coalescer.push(text('d'));
+          setImmediate(resolve);
+        });
+      });
+    });
+    expect(seenByNextCallback).toEqual([text('abc')]);
+    expect(out).toEqual([text('abc'), text('d')]);
   });
 });

@@ -48,14 +48,22 @@ function merge(last: AgentSessionEvent, next: AgentSessionEvent): AgentSessionEv
 
 export class DeltaCoalescer {
   private pending: AgentSessionEvent[] = [];
-  /** The scheduled flush: a timeout for a window, an immediate for per-turn merging. */
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** The flush scheduled for the window's end. */
+  private timer: NodeJS.Timeout | undefined;
+  /** Without a window: a flush is queued for when the current callback's work is done. */
+  private tickQueued = false;
   private lastFlush = -Infinity;
   /** Bound once: a stream of thousands of deltas allocates no closure per delta. */
   private readonly flushLater = (): void => {
     this.timer = undefined;
     this.flush();
   };
+  private readonly flushAfterTick = (): void => {
+    this.tickQueued = false;
+    this.flush();
+  };
+  /** Node runs ticks after the microtask queue drains; queued from a microtask, the flush waits for it. */
+  private readonly queueTick = (): void => process.nextTick(this.flushAfterTick);
 
   constructor(
     private readonly windowMs: number,
@@ -72,11 +80,17 @@ export class DeltaCoalescer {
     const merged = last ? merge(last, event) : undefined;
     if (merged) this.pending[this.pending.length - 1] = merged;
     else this.pending.push(event);
-    if (this.timer) return;
     if (this.windowMs === 0) {
-      this.timer = setImmediate(this.flushLater);
+      // After the callback that brought this delta (a network read of the model's stream) and the
+      // promise chain it started have run: deltas of that one read merge, and the frame goes out
+      // before the next socket's read is handled, not after all of them.
+      if (!this.tickQueued) {
+        this.tickQueued = true;
+        queueMicrotask(this.queueTick);
+      }
       return;
     }
+    if (this.timer) return;
     const wait = this.lastFlush + this.windowMs - performance.now();
     if (wait <= 0) this.flush();
     else this.timer = setTimeout(this.flushLater, wait);
@@ -85,8 +99,7 @@ export class DeltaCoalescer {
   /** Sends everything pending now. */
   flush(): void {
     if (this.timer) {
-      if (this.windowMs === 0) clearImmediate(this.timer as NodeJS.Immediate);
-      else clearTimeout(this.timer as NodeJS.Timeout);
+      clearTimeout(this.timer);
       this.timer = undefined;
     }
     if (this.pending.length === 0) return;
