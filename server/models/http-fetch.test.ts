@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpFetch, nodeBodyOf } from './http-fetch.js';
+import { createHttpFetch, httpFetch, nodeBodyOf } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 
 const chunk = (content: string) =>
@@ -30,6 +30,11 @@ function modelServer() {
         case 'drop': {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(`data: ${chunk('a')}\n\n`, () => setTimeout(() => res.socket?.destroy(), 20));
+          return;
+        }
+        case 'stall': {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`data: ${chunk('a')}\n\n`);
           return;
         }
         case 'limited': {
@@ -138,6 +143,26 @@ describe('httpFetch', () => {
     const failure = await nowhere.models.list().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(((failure as Error).cause as Error).message).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
+  it('gives up on a model that sends nothing for the idle timeout, before or within the body', async () => {
+    const impatient = new OpenAI({
+      baseURL,
+      apiKey: 'k',
+      maxRetries: 0,
+      fetch: createHttpFetch(100),
+    });
+    const request = (model: string) =>
+      impatient.chat.completions.create({ model, messages: [], stream: true }).asResponse();
+    await expect(request('silent')).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    const seen: unknown[] = [];
+    const failure = await (async () => {
+      for await (const c of chatCompletionChunks(await request('stall'))) seen.push(c);
+    })().catch((error: unknown) => error);
+    expect(seen).toHaveLength(1);
+    expect((failure as Error).message).toBe(
+      "The model's connection timed out: nothing came for 0.1 s",
+    );
   });
 
   it('leaves what it cannot send to the global fetch', async () => {

@@ -34,19 +34,35 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
-export const httpFetch: typeof fetch = (input, init = {}) => {
-  const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
-  const body = init.body ?? undefined;
-  if (
-    !url ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
-  )
-    return fetch(input, init);
-  return request(url, init, body);
-};
+/**
+ * How long a model may send nothing, before its headers or within its body, before the request
+ * fails (undici's `headersTimeout` and `bodyTimeout`, whose defaults these are).
+ */
+export const MODEL_IDLE_TIMEOUT_MS = 300_000;
 
-function request(url: URL, init: RequestInit, body: string | Uint8Array | undefined) {
+export function createHttpFetch(idleTimeoutMs = MODEL_IDLE_TIMEOUT_MS): typeof fetch {
+  return (input, init = {}) => {
+    const url =
+      typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
+    const body = init.body ?? undefined;
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array))
+    )
+      return fetch(input, init);
+    return request(url, init, body, idleTimeoutMs);
+  };
+}
+
+export const httpFetch = createHttpFetch();
+
+function request(
+  url: URL,
+  init: RequestInit,
+  body: string | Uint8Array | undefined,
+  idleTimeoutMs: number,
+) {
   const { signal } = init;
   if (signal?.aborted) return Promise.reject(signal.reason as Error);
   const headers: Record<string, string> = {};
@@ -59,15 +75,25 @@ function request(url: URL, init: RequestInit, body: string | Uint8Array | undefi
       headers,
       agent: agents[protocol],
     });
+    let incoming: IncomingMessage | undefined;
+    outgoing.setTimeout(idleTimeoutMs, () => {
+      const error = Object.assign(
+        new Error(`The model's connection timed out: nothing came for ${idleTimeoutMs / 1000} s`),
+        { code: 'ETIMEDOUT' },
+      );
+      if (incoming) incoming.destroy(error);
+      outgoing.destroy(error);
+    });
     const onAbort = () => outgoing.destroy(signal?.reason as Error);
     signal?.addEventListener('abort', onAbort, { once: true });
     outgoing.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       reject(signal?.aborted ? (signal.reason as Error) : error);
     });
-    outgoing.once('response', (incoming) => {
-      incoming.once('close', () => signal?.removeEventListener('abort', onAbort));
-      resolve(toResponse(incoming, init.method === 'HEAD'));
+    outgoing.once('response', (response) => {
+      incoming = response;
+      response.once('close', () => signal?.removeEventListener('abort', onAbort));
+      resolve(toResponse(response, init.method === 'HEAD'));
     });
     outgoing.end(body);
   });
