@@ -1,4 +1,4 @@
-import { applyAssistantDelta, type AssistantMessageEvent } from '../../shared/agent-events.js';
+import type { AssistantMessageEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
@@ -10,6 +10,7 @@ import type {
   StreamFn,
 } from './agent-types.js';
 import { toProviderMessages } from './convert-to-llm.js';
+import { PartialMessage } from './partial-message.js';
 import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
 import { executeToolCalls } from './tool-execution.js';
 
@@ -36,11 +37,11 @@ export interface AgentLoopConfig {
   getFollowUpMessages(): AgentMessage[];
   retry: RetrySettings;
   /**
-   * Told the assistant message being streamed, from its `message_start` to just before its
-   * `message_end` (then `null`). It is the loop's own object, updated in place by every delta
-   * before the delta's event: readers copy what they keep.
+   * Told how to read the assistant message being streamed, from its `message_start` to just
+   * before its `message_end` (then `null`). A read gives the loop's own object with every delta
+   * so far applied, deltas of events already emitted included: readers copy what they keep.
    */
-  onStreaming?(message: AssistantMessage | null): void;
+  onStreaming?(read: (() => AssistantMessage) | null): void;
 }
 
 export interface AgentLoopResult {
@@ -187,13 +188,13 @@ async function streamAssistant(
   emit: EmitFn,
   signal: AbortSignal,
 ): Promise<ModelStreamOutcome> {
-  const partial = emptyAssistantMessage(model);
+  const partial = new PartialMessage(emptyAssistantMessage(model));
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
-    config.onStreaming?.(partial);
-    emit({ type: 'message_start', message: structuredClone(partial) });
+    config.onStreaming?.(() => partial.current());
+    emit({ type: 'message_start', message: structuredClone(partial.current()) });
   };
   let outcome: ModelStreamOutcome;
   try {
@@ -218,14 +219,15 @@ async function streamAssistant(
       const event = next.value;
       start();
       if (event.type === 'start') continue;
-      applyAssistantDelta(partial, event as AssistantMessageEvent);
+      partial.apply(event as AssistantMessageEvent);
       emit({ type: 'message_update', assistantMessageEvent: event });
     }
   } catch (error) {
     // A stream function or transform that throws is a defect, but the run still ends as data.
+    const sofar = partial.current();
     const failed: AssistantMessage = {
-      ...partial,
-      content: partial.content.filter((block) => block.type !== 'toolCall'),
+      ...sofar,
+      content: sofar.content.filter((block) => block.type !== 'toolCall'),
       stopReason: signal.aborted ? 'aborted' : 'error',
       errorMessage: error instanceof Error ? error.message : String(error),
     };

@@ -63,7 +63,7 @@ export class AgentSession {
   private manualCompaction: Promise<CompactionResult> | undefined;
   private disposed = false;
   /** The loop's message being streamed (its own object, not a copy), or null. */
-  private streaming: AssistantMessage | null = null;
+  private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
 
   constructor(deps: AgentSessionDeps) {
@@ -269,7 +269,7 @@ export class AgentSession {
    * between messages: what a client that joins mid-run needs to draw it.
    */
   getStreamingMessage(): AssistantMessage | null {
-    return this.streaming ? structuredClone(this.streaming) : null;
+    return this.streaming ? structuredClone(this.streaming()) : null;
   }
 
   getContextMessages(): AgentMessage[] {
@@ -404,8 +404,8 @@ export class AgentSession {
       getSteeringMessages: () => this.queues.take('steering'),
       getFollowUpMessages: () => this.queues.take('followUp'),
       retry: this.deps.retry,
-      onStreaming: (message) => {
-        this.streaming = message;
+      onStreaming: (read) => {
+        this.streaming = read;
       },
     };
   }

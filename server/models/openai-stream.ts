@@ -21,6 +21,7 @@ import type {
 } from '../agent/agent-types.js';
 import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
+import { TextGatherer } from '../agent/text-gatherer.js';
 import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 
@@ -227,6 +228,8 @@ function describeError(error: unknown): string {
 
 interface BlockState {
   index: number;
+  /** A text or thinking block's text, written into the message when the block ends. */
+  text?: TextGatherer;
   call?: ToolCall & { partialArgs: string };
 }
 
@@ -252,10 +255,14 @@ export const openaiStream: StreamFn = async function* (
         const finished: ToolCall = { ...call, arguments: parseArguments(partialArgs) };
         content[block.index] = finished;
         events.push({ type: 'toolcall_end', contentIndex: block.index, toolCall: finished });
-      } else if (content[block.index]?.type === 'text') {
-        events.push({ type: 'text_end', contentIndex: block.index });
       } else {
-        events.push({ type: 'thinking_end', contentIndex: block.index });
+        const done = content[block.index];
+        if (done?.type === 'text') done.text = block.text?.text() ?? '';
+        else if (done?.type === 'thinking') done.thinking = block.text?.text() ?? '';
+        events.push({
+          type: done?.type === 'text' ? 'text_end' : 'thinking_end',
+          contentIndex: block.index,
+        });
       }
     }
     textBlock = undefined;
@@ -311,12 +318,11 @@ export const openaiStream: StreamFn = async function* (
       if (!delta) continue;
       if (typeof delta.content === 'string' && delta.content.length > 0) {
         if (!textBlock) {
-          textBlock = { index: content.length };
+          textBlock = { index: content.length, text: new TextGatherer() };
           content.push({ type: 'text', text: '' });
           yield { type: 'text_start', contentIndex: textBlock.index };
         }
-        const block = content[textBlock.index] as TextContent;
-        block.text += delta.content;
+        textBlock.text?.append(delta.content);
         yield { type: 'text_delta', contentIndex: textBlock.index, delta: delta.content };
       }
       const field = REASONING_FIELDS.find((name) => {
@@ -326,11 +332,11 @@ export const openaiStream: StreamFn = async function* (
       if (field) {
         const text = delta[field] as string;
         if (!thinkingBlock) {
-          thinkingBlock = { index: content.length };
+          thinkingBlock = { index: content.length, text: new TextGatherer() };
           content.push({ type: 'thinking', thinking: '', thinkingSignature: field });
           yield { type: 'thinking_start', contentIndex: thinkingBlock.index };
         }
-        (content[thinkingBlock.index] as ThinkingContent).thinking += text;
+        thinkingBlock.text?.append(text);
         yield { type: 'thinking_delta', contentIndex: thinkingBlock.index, delta: text };
       }
       for (const call of delta.tool_calls ?? []) {
