@@ -13,10 +13,11 @@ import { monotonicMs, TOKEN } from './timed-demo-model.js';
  *   A. 50 sessions streaming at once, two clients each, their prompts sent at random moments
  *      within the first second (steady streaming), and again all in the same instant (a burst);
  *   B. one session streaming to 100 clients;
- * each with delta coalescing at 30 ms (the default) and at 0 ms (per event-loop turn).
+ * each with delta coalescing at 30 ms (the default) and at 0 ms (per network read), and each
+ * against the floor (floor-relay.mjs: the least relay, in the server's place) in the same round.
  *
- * Three processes: the server (the built `arbor serve`, rebuilt first; its CPU is read from /proc), the demo model (records
- * when it writes each chunk) and this one (the clients). Times are CLOCK_MONOTONIC, common to all
+ * Three processes: the server (the built `arbor serve`, rebuilt first, or the floor; its CPU is
+ * read from /proc), the demo model (records when it writes each chunk) and this one (the clients). Times are CLOCK_MONOTONIC, common to all
  * processes. Latency counts from the model's write of a chunk to the client's `message` event for
  * the frame that carries it: coalescing waits, the agent's parsing and the network are included.
  * Every scenario first streams a short unmeasured warm-up in each session.
