@@ -3,7 +3,8 @@ import { CURRENT_SESSION_VERSION } from '../../shared/session-entries.js';
 import type { UserContent } from '../../shared/messages.js';
 import { generateEntryId, uuidv7 } from './entry-ids.js';
 import { serializeLine } from './session-lines.js';
-import type { LabelState } from './session-index.js';
+import type { BodyCache } from './body-cache.js';
+import type { EntryRecord, LabelState } from './session-index.js';
 
 /*
  * The content of a session file that holds one path of another session (pi's
@@ -17,6 +18,24 @@ import type { LabelState } from './session-index.js';
 export type PathLine =
   | { kind: 'entry'; entry: SessionEntry; leaveOut: boolean }
   | { kind: 'raw'; id: string; text: string };
+
+/**
+ * The lines of a path as a copy writes them: entries as parsed (leaf markers and labels left out,
+ * labels are re-applied by `branchedContent`), lines that do not parse kept as they were.
+ */
+export function pathLines(records: Iterable<EntryRecord>, bodies: BodyCache): PathLine[] {
+  const lines: PathLine[] = [];
+  for (const record of records) {
+    const entry = bodies.get(record, false);
+    if (entry) {
+      lines.push({ kind: 'entry', entry, leaveOut: record.marker || entry.type === 'label' });
+    } else {
+      const text = bodies.rawLine(record);
+      if (text !== undefined) lines.push({ kind: 'raw', id: record.id, text });
+    }
+  }
+  return lines;
+}
 
 export function newHeader(cwd: string, parentSession?: string): SessionHeader {
   const header: SessionHeader = {

@@ -15,7 +15,7 @@ import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
 import { readSessionFile, type StoreState } from './open-session-file.js';
-import { branchedContent, newHeader, userMessageText, type PathLine } from './session-branching.js';
+import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
 import { serializeLine } from './session-lines.js';
@@ -395,16 +395,7 @@ export class SessionStore {
 
   private writeBranchedSession(leafId: string, sessionDir: string): SessionStore {
     const dir = resolveTargetDir(sessionDir);
-    const lines: PathLine[] = [];
-    for (const record of this.index.pathTo(leafId)) {
-      const entry = this.bodies.get(record, false);
-      if (entry) {
-        lines.push({ kind: 'entry', entry, leaveOut: record.marker || entry.type === 'label' });
-      } else {
-        const text = this.bodies.rawLine(record);
-        if (text !== undefined) lines.push({ kind: 'raw', id: record.id, text });
-      }
-    }
+    const lines = pathLines(this.index.pathTo(leafId), this.bodies);
     const header = newHeader(this.cwd, this.file);
     const content = branchedContent(header, lines, this.index.labels);
     const { file, lock, writer } = createSessionFile(dir, header, content);
