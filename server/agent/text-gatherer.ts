@@ -4,7 +4,8 @@
  * second they outlive young-generation collections and are copied and promoted, which is what
  * makes those collections pause (bench/ws: the streamed text was two fifths of what the server
  * promoted). Here deltas wait in a short array and are joined every `FOLD_EVERY` into one flat
- * string, so most of them die young.
+ * piece, so most of them die young; the text is a chain of those pieces, one link per
+ * `FOLD_EVERY` deltas instead of one per delta.
  */
 
 const FOLD_EVERY = 16;

@@ -58,6 +58,14 @@ describe('compaction settings', () => {
     expect(resolveSummarySettings({ workspace }).compaction.keepRecentTokens).toBe(20000);
   });
 
+  it('reports a settings path it cannot look at as a settings error naming the file', () => {
+    fs.writeFileSync(path.join(workspace, '.arbor'), 'a file where the folder should be');
+    expect(() => resolveSummarySettings({ workspace })).toThrow(SummarySettingsError);
+    expect(() => resolveSummarySettings({ workspace })).toThrow(
+      `${path.join(workspace, WORKSPACE_SETTINGS_FILE)}: ENOTDIR`,
+    );
+  });
+
   it('names the file and the field of a bad workspace setting, and never ignores it', () => {
     const file = writeWorkspaceSettings(JSON.stringify({ compaction: { reserveTokens: -5 } }));
     expect(() => resolveSummarySettings({ workspace })).toThrow(SummarySettingsError);

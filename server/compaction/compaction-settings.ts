@@ -72,16 +72,17 @@ export function parseSummarySettings(value: unknown, source: string): SummarySet
  */
 export function readWorkspaceSummarySettings(workspace: string): SummarySettingsPatch {
   const file = path.join(workspace, WORKSPACE_SETTINGS_FILE);
-  const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
-  const version = stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'none';
-  const cached = workspaceLayers.get(file);
-  if (cached?.version === version) return cached.layer;
+  let version = 'none';
   let json: unknown;
   try {
+    const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
+    if (stat) version = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const cached = workspaceLayers.get(file);
+    if (cached?.version === version) return cached.layer;
     json = readJsonFile(file);
   } catch (error) {
     if (error instanceof JsonFileError) throw new SummarySettingsError(error.message);
-    throw error;
+    throw new SummarySettingsError(`${file}: ${(error as Error).message}`);
   }
   const layer = json === undefined ? {} : parseSummarySettings(json, file);
   workspaceLayers.set(file, { version, layer });

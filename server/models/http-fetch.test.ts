@@ -14,6 +14,8 @@ const chunk = (content: string) =>
 function modelServer() {
   /** The socket of every request, in order. */
   const sockets: unknown[] = [];
+  /** When each endless compressed stream saw its client go. */
+  const closedAt: number[] = [];
   const server = http.createServer((req, res) => {
     sockets.push(req.socket);
     const parts: Buffer[] = [];
@@ -35,6 +37,26 @@ function modelServer() {
         case 'stall': {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(`data: ${chunk('a')}\n\n`);
+          return;
+        }
+        case 'weird': {
+          res.writeHead(999, { 'content-type': 'text/plain' });
+          res.end('odd');
+          return;
+        }
+        case 'gzip-stream': {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+          const gzip = zlib.createGzip();
+          gzip.pipe(res);
+          let n = 0;
+          const timer = setInterval(() => {
+            gzip.write(`data: ${chunk(`g${n++}`)}\n\n`);
+            gzip.flush();
+          }, 10);
+          res.on('close', () => {
+            clearInterval(timer);
+            closedAt.push(performance.now());
+          });
           return;
         }
         case 'limited': {
@@ -60,11 +82,11 @@ function modelServer() {
       }
     });
   });
-  return { server, sockets };
+  return { server, sockets, closedAt };
 }
 
 describe('httpFetch', () => {
-  const { server, sockets } = modelServer();
+  const { server, sockets, closedAt } = modelServer();
   let baseURL: string;
   let client: OpenAI;
   beforeAll(async () => {
@@ -110,6 +132,22 @@ describe('httpFetch', () => {
   it('decodes a gzip body', async () => {
     const reply = await client.chat.completions.create({ model: 'gzip', messages: [] });
     expect(reply.choices[0]?.message.content).toBe('packed');
+  });
+
+  it('reports a status outside 200–599 as an error of the request, and carries on', async () => {
+    const failure = await streamed('weird').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(((failure as Error).cause as Error).message).toContain('HTTP status 999');
+    expect((await chatCompletionChunks(await streamed('stream')).next()).done).toBe(false);
+  });
+
+  it('lets go of the model at once when a compressed stream is left early', async () => {
+    for await (const _ of chatCompletionChunks(await streamed('gzip-stream'))) break;
+    const left = performance.now();
+    while (closedAt.length === 0 && performance.now() - left < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closedAt).toHaveLength(1);
+    expect((closedAt[0] as number) - left).toBeLessThan(1_000);
   });
 
   it('says the connection was lost when the model drops it mid-stream', async () => {

@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 /*
@@ -29,14 +29,20 @@ export function nodeBodyOf(response: Response): Readable | undefined {
   return response.body ? nodeBodies.get(response.body) : undefined;
 }
 
+/**
+ * A pooled connection is closed after 4 s unused (undici's keep-alive default), or sooner when the
+ * server's `Keep-Alive: timeout` says so: a connection a load balancer dropped while it sat idle
+ * is not reused.
+ */
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
 };
 
 /**
- * How long a model may send nothing, before its headers or within its body, before the request
- * fails (undici's `headersTimeout` and `bodyTimeout`, whose defaults these are).
+ * How long a model may send nothing once connected, before its headers or within its body, before
+ * the request fails (undici's `headersTimeout` and `bodyTimeout`, whose defaults these are).
+ * Connecting itself is bounded by the system and by the `openai` client's own timeout.
  */
 export const MODEL_IDLE_TIMEOUT_MS = 300_000;
 
@@ -93,7 +99,13 @@ function request(
     outgoing.once('response', (response) => {
       incoming = response;
       response.once('close', () => signal?.removeEventListener('abort', onAbort));
-      resolve(toResponse(response, init.method === 'HEAD'));
+      // This runs inside Node's HTTP parser: whatever throws here must become the request's error.
+      try {
+        resolve(toResponse(response, init.method === 'HEAD'));
+      } catch (error) {
+        response.destroy();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
     outgoing.end(body);
   });
@@ -103,7 +115,10 @@ function toResponse(incoming: IncomingMessage, head: boolean): Response {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const status = incoming.statusCode ?? 502;
+  const status = incoming.statusCode ?? 0;
+  // Node's parser takes any three digits; a Response only 200–599 (1xx never reach here).
+  if (status < 200 || status > 599)
+    throw new Error(`The model answered with HTTP status ${status}, which is not a valid status`);
   const init = { status, statusText: incoming.statusMessage ?? '', headers };
   if (head || status === 204 || status === 205 || status === 304) {
     incoming.resume();
@@ -127,8 +142,8 @@ function decoded(incoming: IncomingMessage): Readable {
           ? zlib.createBrotliDecompress()
           : undefined;
   if (!decoder) return incoming;
-  incoming.on('error', (error) => decoder.destroy(error));
-  return incoming.pipe(decoder);
+  // Either end's failure or destruction ends the other: a cancelled read lets go of the model.
+  return pipeline(incoming, decoder, () => undefined);
 }
 
 /** A web stream that pulls from `source` only when read, and lets go of it when cancelled. */
