@@ -46,6 +46,26 @@ function assistantText(events: EventFrame[]): string {
   return end.event.message.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
+describe('event frames', () => {
+  it('go straight to the socket of a real connection, framed once, and arrive whole', async () => {
+    server = await startTestServer();
+    const client = await open();
+    const connections = [...server.app.arbor.connections];
+    expect(connections).toHaveLength(1);
+    expect(connections[0]?.writesFramesDirectly).toBe(true);
+    const sessionId = await sharedSession(client);
+    const prompt = 'é🌳'.repeat(12_000); // frames over 64 KiB, beyond ASCII
+    const ended = client.next(
+      (m) => m.type === 'event' && m.event.type === 'agent_end' && m.sessionId === sessionId,
+    );
+    await client.ok({ type: 'prompt', sessionId, text: prompt });
+    await ended;
+    const events = client.events(sessionId);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => (events[0]?.seq ?? 0) + i));
+    expect(assistantText(events)).toBe(`You said: "${prompt}"`);
+  });
+});
+
 describe('handshake', () => {
   it('answers a command before hello with hello_required, then accepts hello', async () => {
     server = await startTestServer();

@@ -84,6 +84,11 @@ export class ClientConnection implements Subscriber {
     }, opts.helloTimeoutMs ?? 10_000);
   }
 
+  /** Whether event frames go straight to the socket (see `wire`), not through `ws.send`. */
+  get writesFramesDirectly(): boolean {
+    return this.wire !== undefined;
+  }
+
   /** Ends the connection with a code from the protocol's list. */
   close(code: number, reason: string): void {
     if (this.closed) return;
