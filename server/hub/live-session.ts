@@ -49,7 +49,7 @@ export class LiveSession {
    */
   readonly baseSeq: number;
   private seq: number;
-  private readonly replay: ReplayBuffer<Buffer>;
+  private readonly replay: ReplayBuffer;
   private readonly coalescer: DeltaCoalescer;
   private readonly subscribers = new Set<Subscriber>();
   private readonly unsubscribeAgent: () => void;
