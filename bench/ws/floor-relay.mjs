@@ -4,22 +4,14 @@
 // stream with node:http (`FLOOR_HTTP=fetch`: with Node's fetch) and a bare SSE split, and writes
 // one frame per chunk to every subscriber with the same `ws` library as Arbor. No agent loop, no session file, no coalescing, no replay.
 // Measured in the same run as Arbor, it is what the machine, the network stack and the clients
-// cost; what Arbor adds is the difference. Reports its event-loop delay on SIGUSR2, as
-// server-process.mjs does.
+// cost; what Arbor adds is the difference. Reports its event-loop delay on SIGUSR2
+// (loop-delay-report.mjs), as server-process.mjs does.
 import http from 'node:http';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
+import './loop-delay-report.mjs';
 
 const modelUrl = process.argv[2];
-const delay = monitorEventLoopDelay({ resolution: 1 });
-delay.enable();
-process.on('SIGUSR2', () => {
-  const ms = (ns) => (ns / 1e6).toFixed(1);
-  process.stderr.write(
-    `LOOP_DELAY ${ms(delay.percentile(50))} ${ms(delay.percentile(99))} ${ms(delay.max)}\n`,
-  );
-  delay.reset();
-});
+const agent = new http.Agent({ keepAlive: true });
 
 /** sessionId → subscribed sockets */
 const sessions = new Map();
@@ -31,39 +23,25 @@ async function relay(sessionId, text) {
     const frame = JSON.stringify({ type: 'event', sessionId, event });
     for (const socket of sockets) socket.send(frame);
   };
-  if (process.env.FLOOR_HTTP !== 'fetch') return relayNode(text, send);
-  const response = await fetch(`${modelUrl}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'arbor-demo',
-      stream: true,
-      messages: [{ role: 'user', content: text }],
-    }),
-  });
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for await (const bytes of response.body) {
-    buffered += decoder.decode(bytes, { stream: true });
-    let end;
-    while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
-      const delta = JSON.parse(line.slice(6)).choices[0]?.delta?.content;
-      if (delta)
-        send({ type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta } });
-    }
-  }
-  send({ type: 'agent_end' });
-}
-
-function relayNode(text, send) {
   const body = JSON.stringify({
     model: 'arbor-demo',
     stream: true,
     messages: [{ role: 'user', content: text }],
   });
+  const read = sseReader((delta) =>
+    send({ type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta } }),
+  );
+  if (process.env.FLOOR_HTTP === 'fetch') {
+    const response = await fetch(`${modelUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body) read(decoder.decode(bytes, { stream: true }));
+    send({ type: 'agent_end' });
+    return;
+  }
   const request = http.request(`${modelUrl}/chat/completions`, {
     method: 'POST',
     agent,
@@ -72,23 +50,26 @@ function relayNode(text, send) {
   request.end(body);
   request.on('response', (response) => {
     response.setEncoding('utf8');
-    let buffered = '';
-    response.on('data', (part) => {
-      buffered += part;
-      let end;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
-        const delta = JSON.parse(line.slice(6)).choices[0]?.delta?.content;
-        if (delta)
-          send({ type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta } });
-      }
-    });
+    response.on('data', read);
     response.on('end', () => send({ type: 'agent_end' }));
   });
 }
-const agent = new http.Agent({ keepAlive: true });
+
+/** A bare SSE split: text in as it arrives, each chunk's content delta out. */
+function sseReader(onDelta) {
+  let buffered = '';
+  return (text) => {
+    buffered += text;
+    let end;
+    while ((end = buffered.indexOf('\n\n')) >= 0) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
+      const delta = JSON.parse(line.slice(6)).choices[0]?.delta?.content;
+      if (delta) onDelta(delta);
+    }
+  };
+}
 
 const server = http.createServer((req, res) => {
   res.setHeader('content-type', 'application/json');

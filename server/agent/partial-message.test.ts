@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyAssistantDelta, type AssistantMessageEvent } from '../../shared/agent-events.js';
-import type { AssistantMessage } from '../../shared/messages.js';
+import { emptyUsage, type AssistantMessage } from '../../shared/messages.js';
 import { prng } from '../../shared/prng.js';
 import { PartialMessage } from './partial-message.js';
 
@@ -11,14 +11,7 @@ function empty(): AssistantMessage {
     api: 'openai-completions',
     provider: 'p',
     model: 'm',
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: 'stop',
     timestamp: 0,
   };

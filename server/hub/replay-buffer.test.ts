@@ -32,9 +32,10 @@ describe('ReplayBuffer', () => {
   });
   it('bounds memory by bytes as well as by count', () => {
     const buffer = new ReplayBuffer(1000, 10);
-    for (let seq = 1; seq <= 5; seq++) buffer.push(seq, frame(`xxx${seq}`));
+    // Four bytes each, ten bytes at most: the two newest fit.
+    for (let seq = 1; seq <= 5; seq++) buffer.push(seq, frame(`seq${seq}`));
     expect(buffer.since(0, 5, 0)).toBeUndefined();
-    expect(texts(buffer.since(3, 5, 0))).toEqual(['xxx4', 'xxx5']);
+    expect(texts(buffer.since(3, 5, 0))).toEqual(['seq4', 'seq5']);
   });
   it('keeps a frame larger than the byte bound when it is the newest', () => {
     const buffer = new ReplayBuffer(10, 100);
