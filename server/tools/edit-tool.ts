@@ -1,7 +1,8 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { z } from 'zod';
 import { defineTool, textResult } from './tool-args.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { fstat, missingAs, readFdText, replaceFileText } from './workspace-files.js';
+import { describeErrno, openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const schema = z.strictObject({
   path: z.string().describe('Path to the file to edit (relative to the workspace)'),
@@ -44,7 +45,11 @@ function occurrences(haystack: string, needle: string): number[] {
   return found;
 }
 
-/** edit: exact, unique replacements; a missing, ambiguous or overlapping edit changes nothing. */
+/**
+ * edit: exact, unique replacements; a missing, ambiguous or overlapping edit changes nothing. The
+ * file is read through the descriptor openInWorkspace opened and replaced atomically within its
+ * held parent directory (workspace-files.ts).
+ */
 export function createEditTool(root: string) {
   return defineTool({
     name: 'edit',
@@ -53,57 +58,74 @@ export function createEditTool(root: string) {
     schema,
     prepare,
     async execute(args, { signal }) {
-      const file = resolveInWorkspace(root, args.path);
-      const shown = displayPath(root, file);
-      const original = await fs
-        .readFile(file, { encoding: 'utf8', signal })
-        .catch((error: NodeJS.ErrnoException) => {
-          throw new Error(
-            error.code === 'ENOENT'
-              ? `File not found: ${shown}`
-              : `Cannot read ${shown}: ${error.message}`,
-          );
-        });
-      const single = args.edits.length === 1;
-      const spans = args.edits.map((edit, index) => {
-        const label = single ? 'the text' : `edits[${index}]`;
-        if (edit.oldText.length === 0)
-          throw new Error(
-            `${single ? 'oldText' : `edits[${index}].oldText`} must not be empty in ${shown}.`,
-          );
-        const found = occurrences(original, edit.oldText);
-        if (found.length === 0)
-          throw new Error(
-            `Could not find ${label} in ${shown}. The old text must match exactly including all whitespace and newlines.`,
-          );
-        if (found.length > 1)
-          throw new Error(
-            `Found ${found.length} occurrences of ${label} in ${shown}. The text must be unique. Please provide more context to make it unique.`,
-          );
-        return {
-          index,
-          start: found[0]!,
-          end: found[0]! + edit.oldText.length,
-          newText: edit.newText,
-        };
-      });
-      spans.sort((a, b) => a.start - b.start);
-      for (let i = 1; i < spans.length; i++)
-        if (spans[i]!.start < spans[i - 1]!.end)
-          throw new Error(
-            `edits[${spans[i - 1]!.index}] and edits[${spans[i]!.index}] overlap in ${shown}. Merge them into one edit or target disjoint regions.`,
-          );
-      let result = '';
-      let cursor = 0;
-      for (const span of spans) {
-        result += original.slice(cursor, span.start) + span.newText;
-        cursor = span.end;
+      let file: WorkspaceEntry;
+      try {
+        // Opened for writing, so a file the server may not write is refused before any change.
+        file = openInWorkspace(root, args.path, { flags: fs.constants.O_RDWR });
+      } catch (error) {
+        throw missingAs(error, (shown) => `File not found: ${shown}`);
       }
-      result += original.slice(cursor);
-      if (result === original)
-        throw new Error(`No changes made to ${shown}: the replacements equal the originals.`);
-      await fs.writeFile(file, result, { encoding: 'utf8', signal });
-      return textResult(`Successfully replaced ${spans.length} block(s) in ${shown}.`);
+      try {
+        return await editOpened(file, args.edits, signal);
+      } finally {
+        file.close();
+      }
     },
   });
+}
+
+async function editOpened(
+  file: WorkspaceEntry,
+  edits: { oldText: string; newText: string }[],
+  signal: AbortSignal,
+) {
+  const shown = file.shown;
+  const stat = await fstat(file.fd);
+  if (stat.isDirectory()) throw new Error(`Cannot read ${shown}: it is a directory`);
+  if (!stat.isFile()) throw new Error(`Cannot read ${shown}: it is not a regular file`);
+  const original = await readFdText(file.fd, { encoding: 'utf8', signal }).catch(
+    (error: unknown) => {
+      throw new Error(`Cannot read ${shown}: ${describeErrno(error)}`, { cause: error });
+    },
+  );
+  const single = edits.length === 1;
+  const spans = edits.map((edit, index) => {
+    const label = single ? 'the text' : `edits[${index}]`;
+    if (edit.oldText.length === 0)
+      throw new Error(
+        `${single ? 'oldText' : `edits[${index}].oldText`} must not be empty in ${shown}.`,
+      );
+    const found = occurrences(original, edit.oldText);
+    if (found.length === 0)
+      throw new Error(
+        `Could not find ${label} in ${shown}. The old text must match exactly including all whitespace and newlines.`,
+      );
+    if (found.length > 1)
+      throw new Error(
+        `Found ${found.length} occurrences of ${label} in ${shown}. The text must be unique. Please provide more context to make it unique.`,
+      );
+    return {
+      index,
+      start: found[0]!,
+      end: found[0]! + edit.oldText.length,
+      newText: edit.newText,
+    };
+  });
+  spans.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; i++)
+    if (spans[i]!.start < spans[i - 1]!.end)
+      throw new Error(
+        `edits[${spans[i - 1]!.index}] and edits[${spans[i]!.index}] overlap in ${shown}. Merge them into one edit or target disjoint regions.`,
+      );
+  let result = '';
+  let cursor = 0;
+  for (const span of spans) {
+    result += original.slice(cursor, span.start) + span.newText;
+    cursor = span.end;
+  }
+  result += original.slice(cursor);
+  if (result === original)
+    throw new Error(`No changes made to ${shown}: the replacements equal the originals.`);
+  await replaceFileText(file, result, signal);
+  return textResult(`Successfully replaced ${spans.length} block(s) in ${shown}.`);
 }

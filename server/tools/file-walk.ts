@@ -1,47 +1,95 @@
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
+import { fdPath, plainFds, type FdTracker } from './workspace-path.js';
 
 /*
- * Walks a directory tree for grep and find without leaving it: symbolic links are reported but
- * never followed, so a link cannot lead a search outside the workspace. `.git` and
- * `node_modules` are skipped, as the tools they stand in for (ripgrep, fd) skip them by default.
+ * Walks a directory tree for grep and find without leaving it: each directory is opened from
+ * its parent's held descriptor with O_NOFOLLOW and read through its own, so neither a symbolic
+ * link nor a directory swapped for one mid-walk can lead a search outside the workspace. Links
+ * are reported, never descended into. `.git` and `node_modules` are skipped, as the tools they
+ * stand in for (ripgrep, fd) skip them by default. Only the directories on the current branch are
+ * held open, so a walk holds at most MAX_WALK_DEPTH descriptors.
  */
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+
+/** Directories deeper than this below the start are not searched. */
+export const MAX_WALK_DEPTH = 1024;
 
 export interface WalkEntry {
-  /** Absolute path. */
-  file: string;
   /** Relative to the walk's start, with `/` separators. */
   relative: string;
+  /** The entry's name in its directory. */
+  name: string;
+  /** The held directory that contains it: open only until the walk moves on. */
+  dirFd: number;
   isDirectory: boolean;
+  isSymbolicLink: boolean;
 }
 
-export async function* walkFiles(start: string, signal: AbortSignal): AsyncGenerator<WalkEntry> {
-  const stack: string[] = [start];
-  while (stack.length > 0) {
-    if (signal.aborted) throw new Error('Search aborted');
-    const dir = stack.pop()!;
-    let entries;
+/** The entries below the directory `startFd` (held by the caller), sorted, depth first. */
+export async function* walkFiles(
+  startFd: number,
+  signal: AbortSignal,
+  fds: FdTracker = plainFds,
+): AsyncGenerator<WalkEntry> {
+  yield* walkDirectory(startFd, '', 0, signal, fds);
+}
+
+async function* walkDirectory(
+  dirFd: number,
+  prefix: string,
+  depth: number,
+  signal: AbortSignal,
+  fds: FdTracker,
+): AsyncGenerator<WalkEntry> {
+  if (signal.aborted) throw new Error('Search aborted');
+  let entries;
+  try {
+    entries = await fs.readdir(fdPath(dirFd), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const subdirs: WalkEntry[] = [];
+  for (const entry of entries) {
+    const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (SKIPPED_DIRS.has(entry.name)) continue;
+      const walked = {
+        relative,
+        name: entry.name,
+        dirFd,
+        isDirectory: true,
+        isSymbolicLink: false,
+      };
+      subdirs.push(walked);
+      yield walked;
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      yield {
+        relative,
+        name: entry.name,
+        dirFd,
+        isDirectory: false,
+        isSymbolicLink: entry.isSymbolicLink(),
+      };
+    }
+  }
+  if (depth >= MAX_WALK_DEPTH) return;
+  for (const subdir of subdirs) {
+    let child: number;
     try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
+      // Swapped for a link (or a file) since it was listed: ENOTDIR/ELOOP, and it is skipped.
+      child = fds.open(fdPath(dirFd, subdir.name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     } catch {
       continue;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    for (const entry of entries) {
-      const file = path.join(dir, entry.name);
-      const relative = path.relative(start, file).split(path.sep).join('/');
-      if (entry.isDirectory()) {
-        if (SKIPPED_DIRS.has(entry.name)) continue;
-        subdirs.push(file);
-        yield { file, relative, isDirectory: true };
-      } else if (entry.isFile() || entry.isSymbolicLink()) {
-        yield { file, relative, isDirectory: false };
-      }
+    try {
+      yield* walkDirectory(child, subdir.relative, depth + 1, signal, fds);
+    } finally {
+      fds.close(child);
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
   }
 }
 

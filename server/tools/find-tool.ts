@@ -1,8 +1,8 @@
-import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, textResult } from './tool-args.js';
 import { globMatcher, walkFiles } from './file-walk.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { fstat, missingAs } from './workspace-files.js';
+import { openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const DEFAULT_LIMIT = 1000;
 
@@ -27,20 +27,28 @@ export function createFindTool(root: string) {
     description: `Search for files by glob pattern. Returns matching file paths relative to the search directory. Skips .git and node_modules. Output is limited to ${DEFAULT_LIMIT} results by default.`,
     schema,
     async execute(args, { signal }) {
-      const dir = resolveInWorkspace(root, args.path ?? '.');
-      const stat = await fs.stat(dir).catch(() => undefined);
-      if (!stat?.isDirectory()) throw new Error(`Not a directory: ${displayPath(root, dir)}`);
+      let dir: WorkspaceEntry;
+      try {
+        dir = openInWorkspace(root, args.path ?? '.');
+      } catch (error) {
+        throw missingAs(error, (shown) => `Not a directory: ${shown}`);
+      }
       const matches = globMatcher(args.pattern);
       const limit = args.limit ?? DEFAULT_LIMIT;
       const found: string[] = [];
       let more = false;
-      for await (const entry of walkFiles(dir, signal)) {
-        if (entry.isDirectory || !matches(entry.relative)) continue;
-        if (found.length >= limit) {
-          more = true;
-          break;
+      try {
+        if (!(await fstat(dir.fd)).isDirectory()) throw new Error(`Not a directory: ${dir.shown}`);
+        for await (const entry of walkFiles(dir.fd, signal)) {
+          if (entry.isDirectory || !matches(entry.relative)) continue;
+          if (found.length >= limit) {
+            more = true;
+            break;
+          }
+          found.push(entry.relative);
         }
-        found.push(entry.relative);
+      } finally {
+        dir.close();
       }
       if (found.length === 0) return textResult('No files found matching pattern');
       let text = found.join('\n');

@@ -1,16 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { globMatcher, walkFiles } from './file-walk.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { globMatcher, walkFiles, type WalkEntry } from './file-walk.js';
+import {
+  fdPath,
+  MissingPathError,
+  openInWorkspace,
+  plainFds,
+  type FdTracker,
+} from './workspace-path.js';
 
 /*
  * The search behind the grep tool: walk, glob filter, read, match, format. Everything here that
  * runs a pattern the model wrote (the regular expression and the glob, which becomes one) can take
  * exponential time, so it runs in a worker thread (grep-worker.ts) that the tool can terminate;
- * see grep-runner.ts. The worker is handed paths already confined to the workspace and keeps
- * them there: it walks without following links and reads a linked file only when its real path
- * is inside the workspace.
+ * see grep-runner.ts. The worker opens the path it is handed as every file tool does
+ * (openInWorkspace), walks from held directory descriptors without following links, and reads a
+ * linked file only when the link, resolved the same confined way, leads to a file inside.
  */
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
 export const MAX_LINE_CHARS = 500;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -19,9 +27,8 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export interface GrepJob {
   /** The workspace's real path. */
   root: string;
-  /** The real path to search (a directory or a file), already confined to `root`. */
+  /** What to search (a directory or a file), relative to `root`. */
   target: string;
-  isDirectory: boolean;
   /** RegExp source and flags, already checked to compile. */
   source: string;
   flags: string;
@@ -51,6 +58,7 @@ export interface GrepSummary {
 export async function runGrepJob(
   job: GrepJob,
   onHits: (hits: GrepHits) => void,
+  fds: FdTracker = plainFds,
 ): Promise<GrepSummary> {
   const regex = new RegExp(job.source, job.flags);
   const filter = job.glob ? globMatcher(job.glob) : () => true;
@@ -63,22 +71,37 @@ export async function runGrepJob(
     return `${line.slice(0, MAX_LINE_CHARS)}... [truncated]`;
   };
 
-  const searchFile = (file: string, shown: string): void => {
-    // Links are searched only when they stay inside the workspace.
-    let real: string;
+  /** The content of a regular file of at most MAX_FILE_BYTES, read through `fd`. */
+  const readSmallFile = (fd: number): Buffer | undefined => {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
+    return fs.readFileSync(fd);
+  };
+
+  /** A walked file, opened in its held directory; a link only through the workspace. */
+  const openEntry = (entry: WalkEntry, shown: string): { fd: number; close(): void } => {
+    if (entry.isSymbolicLink) return openInWorkspace(job.root, shown, {}, fds);
+    const fd = fds.open(fdPath(entry.dirFd, entry.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    return { fd, close: () => fds.close(fd) };
+  };
+
+  const readEntry = (entry: WalkEntry, shown: string): Buffer | undefined => {
+    let file;
     try {
-      real = resolveInWorkspace(job.root, file);
+      file = openEntry(entry, shown);
     } catch {
-      return;
+      return undefined; // gone, swapped for a link, or a link leading outside
     }
-    let buffer: Buffer;
     try {
-      const info = fs.statSync(real);
-      if (!info.isFile() || info.size > MAX_FILE_BYTES) return;
-      buffer = fs.readFileSync(real);
+      return readSmallFile(file.fd);
     } catch {
-      return;
+      return undefined;
+    } finally {
+      file.close();
     }
+  };
+
+  const searchBuffer = (buffer: Buffer, shown: string): void => {
     if (buffer.subarray(0, 8000).includes(0)) return;
     const lines = buffer.toString('utf8').split('\n');
     const out: string[] = [];
@@ -105,16 +128,31 @@ export async function runGrepJob(
     if (out.length > 0) onHits({ lines: out, matches: matches - before });
   };
 
-  if (!job.isDirectory) {
-    searchFile(job.target, displayPath(job.root, job.target));
+  let target;
+  try {
+    target = openInWorkspace(job.root, job.target, {}, fds);
+  } catch (error) {
+    // Gone since the tool looked: nothing to search.
+    if (error instanceof MissingPathError) return { limited, clipped };
+    throw error;
+  }
+  try {
+    if (!fs.fstatSync(target.fd).isDirectory()) {
+      const buffer = readSmallFile(target.fd);
+      if (buffer) searchBuffer(buffer, target.shown);
+      return { limited, clipped };
+    }
+    // The worker is terminated to stop a search; the walk itself needs no signal.
+    const never = new AbortController().signal;
+    for await (const entry of walkFiles(target.fd, never, fds)) {
+      if (limited) break;
+      if (entry.isDirectory || !filter(entry.relative)) continue;
+      const shown = path.posix.join(target.shown, entry.relative);
+      const buffer = readEntry(entry, shown);
+      if (buffer) searchBuffer(buffer, shown);
+    }
     return { limited, clipped };
+  } finally {
+    target.close();
   }
-  // The worker is terminated to stop a search; the walk itself needs no signal.
-  const never = new AbortController().signal;
-  for await (const entry of walkFiles(job.target, never)) {
-    if (limited) break;
-    if (entry.isDirectory || !filter(entry.relative)) continue;
-    searchFile(entry.file, displayPath(job.root, path.join(job.target, entry.relative)));
-  }
-  return { limited, clipped };
 }

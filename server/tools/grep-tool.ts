@@ -1,10 +1,10 @@
-import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { DEFAULT_GREP_TIME_BUDGET_MS, runGrepInWorker, type GrepRun } from './grep-runner.js';
 import { MAX_LINE_CHARS } from './grep-search.js';
 import { defineTool, textResult } from './tool-args.js';
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from './truncate.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { fstat, missingAs } from './workspace-files.js';
+import { openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const DEFAULT_LIMIT = 100;
 
@@ -57,9 +57,18 @@ export function createGrepTool(root: string, opts: GrepToolOptions = {}) {
     description: `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Skips .git, node_modules and binary files. Output is limited to ${DEFAULT_LIMIT} matches or ${DEFAULT_MAX_BYTES / 1024}KB by default; long lines are cut at ${MAX_LINE_CHARS} characters. A search that takes longer than ${seconds(budgetMs)} is stopped.`,
     schema,
     async execute(args, { signal }) {
-      const target = resolveInWorkspace(root, args.path ?? '.');
-      const stat = await fs.stat(target).catch(() => undefined);
-      if (!stat) throw new Error(`Path not found: ${displayPath(root, target)}`);
+      // Checked here for the model's sake; the worker opens the path again, just as confined.
+      let target: WorkspaceEntry;
+      try {
+        target = openInWorkspace(root, args.path ?? '.');
+      } catch (error) {
+        throw missingAs(error, (shown) => `Path not found: ${shown}`);
+      }
+      try {
+        await fstat(target.fd);
+      } finally {
+        target.close();
+      }
       const source = args.literal
         ? args.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
         : args.pattern;
@@ -75,8 +84,7 @@ export function createGrepTool(root: string, opts: GrepToolOptions = {}) {
       const run = await runGrepInWorker(
         {
           root,
-          target,
-          isDirectory: stat.isDirectory(),
+          target: target.shown,
           source,
           flags,
           ...(args.glob !== undefined ? { glob: args.glob } : {}),

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, textResult } from './tool-args.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { fstat, missingAs } from './workspace-files.js';
+import { fdPath, openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const DEFAULT_LIMIT = 500;
 
@@ -16,29 +17,38 @@ const schema = z.strictObject({
     .describe(`Maximum number of entries (default: ${DEFAULT_LIMIT})`),
 });
 
-/** ls: a directory's entries, sorted, directories marked with a trailing slash. */
+/**
+ * ls: a directory's entries, sorted, directories marked with a trailing slash. The directory is
+ * read through the descriptor openInWorkspace held; a link is marked as a directory when it
+ * leads to one inside the workspace.
+ */
 export function createLsTool(root: string) {
   return defineTool({
     name: 'ls',
     description: `List directory contents. Entries are sorted alphabetically; directories end with '/'. Includes dotfiles. Output is limited to ${DEFAULT_LIMIT} entries by default.`,
     schema,
     async execute(args) {
-      const dir = resolveInWorkspace(root, args.path ?? '.');
-      const shown = displayPath(root, dir);
-      const stat = await fs.stat(dir).catch(() => undefined);
-      if (!stat) throw new Error(`Path not found: ${shown}`);
-      if (!stat.isDirectory()) throw new Error(`Not a directory: ${shown}`);
-      const entries = await fs.readdir(dir, { withFileTypes: true });
-      const names = await Promise.all(
-        entries.map(async (entry) => {
-          let isDir = entry.isDirectory();
-          if (entry.isSymbolicLink())
-            isDir =
-              (await fs.stat(path.join(dir, entry.name)).catch(() => undefined))?.isDirectory() ??
-              false;
-          return isDir ? `${entry.name}/` : entry.name;
-        }),
-      );
+      let dir: WorkspaceEntry;
+      try {
+        dir = openInWorkspace(root, args.path ?? '.');
+      } catch (error) {
+        throw missingAs(error, (shown) => `Path not found: ${shown}`);
+      }
+      let names: string[];
+      try {
+        if (!(await fstat(dir.fd)).isDirectory()) throw new Error(`Not a directory: ${dir.shown}`);
+        const entries = await fs.readdir(fdPath(dir.fd), { withFileTypes: true });
+        names = await Promise.all(
+          entries.map(async (entry) => {
+            const isDir = entry.isSymbolicLink()
+              ? await leadsToDirectory(root, path.posix.join(dir.shown, entry.name))
+              : entry.isDirectory();
+            return isDir ? `${entry.name}/` : entry.name;
+          }),
+        );
+      } finally {
+        dir.close();
+      }
       names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
       const limit = args.limit ?? DEFAULT_LIMIT;
       if (names.length === 0) return textResult('(empty directory)');
@@ -48,4 +58,19 @@ export function createLsTool(root: string) {
       return textResult(text);
     },
   });
+}
+
+/** Whether the link at `shown` leads to a directory inside the workspace. */
+async function leadsToDirectory(root: string, shown: string): Promise<boolean> {
+  let target: WorkspaceEntry;
+  try {
+    target = openInWorkspace(root, shown);
+  } catch {
+    return false;
+  }
+  try {
+    return (await fstat(target.fd)).isDirectory();
+  } finally {
+    target.close();
+  }
 }

@@ -1,9 +1,10 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ToolResultValue } from '../agent/agent-types.js';
 import { defineTool, textResult } from './tool-args.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from './truncate.js';
-import { displayPath, resolveInWorkspace } from './workspace-path.js';
+import { fstat, missingAs, readFd, readFdText } from './workspace-files.js';
+import { openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -33,51 +34,65 @@ export function createReadTool(root: string) {
     description: `Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
     schema,
     async execute(args, { signal }) {
-      const file = resolveInWorkspace(root, args.path);
-      const shown = displayPath(root, file);
-      const stat = await fs.stat(file).catch(() => undefined);
-      if (!stat) throw new Error(`File not found: ${shown}`);
-      if (stat.isDirectory()) throw new Error(`${shown} is a directory; use ls to list it`);
-      const mime = IMAGE_TYPES[path.extname(file).toLowerCase()];
-      if (mime) {
-        const data = await fs.readFile(file, { signal });
-        return {
-          content: [
-            { type: 'text', text: `Read image file [${mime}]` },
-            { type: 'image', data: data.toString('base64'), mimeType: mime },
-          ],
-        };
+      let file: WorkspaceEntry;
+      try {
+        file = openInWorkspace(root, args.path);
+      } catch (error) {
+        throw missingAs(error, (shown) => `File not found: ${shown}`);
       }
-      const text = await fs.readFile(file, { encoding: 'utf8', signal });
-      const lines = text.split('\n');
-      const start = (args.offset ?? 1) - 1;
-      if (start >= lines.length)
-        throw new Error(
-          `Offset ${args.offset} is beyond end of file (${lines.length} lines total)`,
-        );
-      const end =
-        args.limit !== undefined ? Math.min(start + args.limit, lines.length) : lines.length;
-      const selected = lines.slice(start, end).join('\n');
-      const truncation = truncateHead(selected);
-      const first = start + 1;
-      if (truncation.firstLineExceedsLimit) {
-        const size = formatSize(Buffer.byteLength(lines[start] ?? '', 'utf8'));
-        return textResult(
-          `[Line ${first} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${shown} | head -c ${DEFAULT_MAX_BYTES}]`,
-          { truncation },
-        );
+      try {
+        return await readOpened(file, args, signal);
+      } finally {
+        file.close();
       }
-      let output = truncation.content;
-      if (truncation.truncated) {
-        const last = first + truncation.outputLines - 1;
-        const limitNote =
-          truncation.truncatedBy === 'bytes' ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : '';
-        output += `\n\n[Showing lines ${first}-${last} of ${lines.length}${limitNote}. Use offset=${last + 1} to continue.]`;
-        return textResult(output, { truncation });
-      }
-      if (end < lines.length)
-        output += `\n\n[${lines.length - end} more lines in file. Use offset=${end + 1} to continue.]`;
-      return textResult(output);
     },
   });
+}
+
+async function readOpened(
+  file: WorkspaceEntry,
+  args: z.infer<typeof schema>,
+  signal: AbortSignal,
+): Promise<ToolResultValue> {
+  const shown = file.shown;
+  const stat = await fstat(file.fd);
+  if (stat.isDirectory()) throw new Error(`${shown} is a directory; use ls to list it`);
+  if (!stat.isFile()) throw new Error(`${shown} is not a regular file`);
+  const mime = IMAGE_TYPES[path.extname(file.name).toLowerCase()];
+  if (mime) {
+    const data = await readFd(file.fd, { signal });
+    return {
+      content: [
+        { type: 'text', text: `Read image file [${mime}]` },
+        { type: 'image', data: data.toString('base64'), mimeType: mime },
+      ],
+    };
+  }
+  const text = await readFdText(file.fd, { encoding: 'utf8', signal });
+  const lines = text.split('\n');
+  const start = (args.offset ?? 1) - 1;
+  if (start >= lines.length)
+    throw new Error(`Offset ${args.offset} is beyond end of file (${lines.length} lines total)`);
+  const end = args.limit !== undefined ? Math.min(start + args.limit, lines.length) : lines.length;
+  const selected = lines.slice(start, end).join('\n');
+  const truncation = truncateHead(selected);
+  const first = start + 1;
+  if (truncation.firstLineExceedsLimit) {
+    const size = formatSize(Buffer.byteLength(lines[start] ?? '', 'utf8'));
+    return textResult(
+      `[Line ${first} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${shown} | head -c ${DEFAULT_MAX_BYTES}]`,
+      { truncation },
+    );
+  }
+  let output = truncation.content;
+  if (truncation.truncated) {
+    const last = first + truncation.outputLines - 1;
+    const limitNote =
+      truncation.truncatedBy === 'bytes' ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : '';
+    output += `\n\n[Showing lines ${first}-${last} of ${lines.length}${limitNote}. Use offset=${last + 1} to continue.]`;
+    return textResult(output, { truncation });
+  }
+  if (end < lines.length)
+    output += `\n\n[${lines.length - end} more lines in file. Use offset=${end + 1} to continue.]`;
+  return textResult(output);
 }

@@ -2,64 +2,342 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /*
- * Confinement of file tools to a workspace by real path. The target (or, when it does not exist
- * yet, its nearest existing parent) is resolved through every symlink and must lie inside the
- * workspace's own real path, so `..`, absolute paths and symlinks cannot lead outside. Tools then
- * act on the resolved path, never on the string the model wrote.
+ * Confinement of file tools to a workspace, by directory handle (decision 051). A path is opened
+ * one component at a time, each relative to a directory file descriptor already held — through
+ * `/proc/self/fd/<dirfd>/<name>` with O_NOFOLLOW, so the kernel resolves every step from the
+ * held directory and never from a path string another process could swap under us. It emulates
+ * openat2's RESOLVE_BENEATH, which Node cannot call: `..` returns to the held parent and is
+ * refused at the root; a symbolic link is read through its parent's descriptor and its target
+ * walked the same way (relative targets from the link's directory, absolute ones only when under
+ * the workspace's real path, from the root), at most MAX_LINK_HOPS times. Tools then act on the
+ * descriptors they were handed, never on a path.
  */
+
+const { O_RDONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+
+/** As Linux's own limit on symbolic links followed in one lookup. */
+const MAX_LINK_HOPS = 40;
+/** Directories created, and components looked at again after a concurrent change, per open. */
+const MAX_RETRIES = 4096;
 
 export class WorkspaceEscapeError extends Error {
   readonly code = 'outside_workspace';
+}
+
+/** The path (as the model should see it) does not exist, or a component of it is no directory. */
+export class MissingPathError extends Error {
+  constructor(
+    readonly shown: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Path not found: ${shown}`, options);
+  }
+}
+
+/** Opens and closes descriptors; the grep worker records its own (see fd-slots.ts). */
+export interface FdTracker {
+  open(file: string, flags: number, mode?: number): number;
+  close(fd: number): void;
+}
+
+export const plainFds: FdTracker = {
+  open: (file, flags, mode) => fs.openSync(file, flags, mode),
+  close: (fd) => fs.closeSync(fd),
+};
+
+/** A name inside the directory `dirFd` refers to, or that directory itself, as a path. */
+export function fdPath(dirFd: number, name?: string): string {
+  return name === undefined ? `/proc/self/fd/${dirFd}` : `/proc/self/fd/${dirFd}/${name}`;
 }
 
 export function realWorkspace(workspace: string): string {
   return fs.realpathSync(path.resolve(workspace));
 }
 
-function isInside(root: string, candidate: string): boolean {
-  return (
-    candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
-  );
-}
-
-/**
- * Resolves a path the model gave (relative to the workspace, or absolute) to a real path inside
- * the workspace. Throws `WorkspaceEscapeError` when it would lead outside.
- */
-export function resolveInWorkspace(root: string, input: string): string {
-  if (input.includes('\0')) throw new WorkspaceEscapeError(`Path "${input}" contains a NUL byte`);
-  const expanded = input === '' ? '.' : input;
-  const lexical = path.resolve(root, expanded);
-  const rest: string[] = [];
-  let existing = lexical;
-  for (;;) {
-    try {
-      const real = fs.realpathSync(existing);
-      const full = rest.length > 0 ? path.join(real, ...rest.reverse()) : real;
-      if (!isInside(root, full))
-        throw new WorkspaceEscapeError(`Path "${input}" is outside the workspace`);
-      return full;
-    } catch (error) {
-      if (error instanceof WorkspaceEscapeError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      // A dangling symlink exists as a link but not as a target: refuse to write through it.
-      try {
-        if (fs.lstatSync(existing).isSymbolicLink())
-          throw new WorkspaceEscapeError(`Path "${input}" is a dangling symbolic link`);
-      } catch (lstatError) {
-        if (lstatError instanceof WorkspaceEscapeError) throw lstatError;
-      }
-      const parent = path.dirname(existing);
-      if (parent === existing) throw new WorkspaceEscapeError(`Path "${input}" cannot be resolved`);
-      rest.push(path.basename(existing));
-      existing = parent;
-    }
-  }
-}
-
 /** The path as the model should see it in results: relative to the workspace. */
 export function displayPath(root: string, real: string): string {
   const relative = path.relative(root, real);
   return relative === '' ? '.' : relative;
+}
+
+/** An opened file or directory of the workspace, with the directories held to reach it. */
+export interface WorkspaceEntry {
+  /** The file or directory itself. */
+  fd: number;
+  /** The held directory that contains it; undefined when it is the workspace itself. */
+  parentFd: number | undefined;
+  /** Its name in that directory ('' for the workspace). */
+  name: string;
+  /** Where it was found, relative to the workspace, links resolved ('.' for the workspace). */
+  shown: string;
+  /** Closes `fd` and every directory held to reach it. */
+  close(): void;
+}
+
+export interface OpenOptions {
+  /** Flags of the final open (default O_RDONLY); O_NOFOLLOW and O_NONBLOCK are always added. */
+  flags?: number;
+  /** Create a missing file (O_EXCL) and missing parent directories, one component at a time. */
+  create?: boolean;
+}
+
+interface Step {
+  name: string;
+  /** The component came from a link's target: missing, the link dangles. */
+  fromLink: boolean;
+}
+
+function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** "EACCES: permission denied", without the /proc path Node puts after it. */
+export function describeErrno(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split(', ')[0] ?? message;
+}
+
+/**
+ * The components to walk from the workspace root for what the model wrote: relative to the
+ * workspace, or absolute inside it (`..` taken lexically, as before). An absolute path outside the
+ * workspace's real path whose real path lies inside (the workspace named through a link) is
+ * mapped there; that mapping only chooses the components — the walk still confines them.
+ */
+function inputComponents(root: string, input: string): string[] {
+  if (input.includes('\0')) throw new WorkspaceEscapeError(`Path "${input}" contains a NUL byte`);
+  const lexical = path.resolve(root, input === '' ? '.' : input);
+  const relative = insideRelative(root, lexical) ?? insideRelative(root, realPathHint(lexical));
+  if (relative === undefined)
+    throw new WorkspaceEscapeError(`Path "${input}" is outside the workspace`);
+  return relative.split('/').filter((part) => part !== '' && part !== '.');
+}
+
+function insideRelative(root: string, candidate: string | undefined): string | undefined {
+  if (candidate === undefined) return undefined;
+  if (candidate === root) return '';
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return candidate.startsWith(prefix) ? candidate.slice(prefix.length) : undefined;
+}
+
+/** The real path of the deepest existing ancestor of `file`, with the rest appended. */
+function realPathHint(file: string): string | undefined {
+  const rest: string[] = [];
+  for (let at = file; ;) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return undefined;
+      rest.push(path.basename(at));
+      at = parent;
+    }
+  }
+}
+
+let procChecked = false;
+
+/** Fails clearly (once) where /proc/self/fd cannot reach a held directory. */
+function checkProc(rootFd: number): void {
+  if (procChecked) return;
+  let same: boolean;
+  try {
+    const held = fs.fstatSync(rootFd);
+    const viaProc = fs.statSync(fdPath(rootFd));
+    same = held.ino === viaProc.ino && held.dev === viaProc.dev;
+  } catch {
+    same = false;
+  }
+  if (!same)
+    throw new Error(
+      'File tools are unavailable: they need /proc/self/fd (Linux, with /proc mounted) to open files without following a swapped path',
+    );
+  procChecked = true;
+}
+
+/**
+ * Opens `input` inside the workspace whose real path is `root`, component by component from held
+ * directory descriptors; the caller must `close()` the entry. Throws WorkspaceEscapeError for
+ * anything leading outside (and for writing through a dangling link), MissingPathError when the
+ * path does not exist (without `create`), and an Error naming the path for any other failure.
+ */
+export function openInWorkspace(
+  root: string,
+  input: string,
+  options: OpenOptions = {},
+  fds: FdTracker = plainFds,
+): WorkspaceEntry {
+  const queue: Step[] = inputComponents(root, input).map((name) => ({ name, fromLink: false }));
+  const finalFlags = (options.flags ?? O_RDONLY) | O_NOFOLLOW | O_NONBLOCK;
+  const dirs: number[] = [fds.open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)];
+  const names: string[] = [];
+  let hops = 0;
+  let retries = 0;
+  const closeAll = () => {
+    while (dirs.length > 0) fds.close(dirs.pop()!);
+  };
+  const shownOf = (parts: string[]) => (parts.length === 0 ? '.' : path.posix.join(...parts));
+  const outside = () => new WorkspaceEscapeError(`Path "${input}" is outside the workspace`);
+  const hop = () => {
+    if (++hops > MAX_LINK_HOPS)
+      throw new Error(`Path "${input}" has too many levels of symbolic links`);
+  };
+  const retry = (step: Step) => {
+    if (++retries > MAX_RETRIES) throw new Error(`Path "${input}" keeps changing; try again`);
+    queue.unshift(step);
+  };
+  /** Continues the walk through the link `name` in the current directory, if it is one. */
+  const followLink = (parent: number, name: string): boolean => {
+    let target: string;
+    try {
+      target = fs.readlinkSync(fdPath(parent, name));
+    } catch (error) {
+      if (errnoOf(error) === 'EINVAL' || errnoOf(error) === 'ENOENT') return false;
+      throw error;
+    }
+    hop();
+    if (path.isAbsolute(target)) {
+      const relative = insideRelative(root, target);
+      if (relative === undefined) throw outside();
+      while (dirs.length > 1) fds.close(dirs.pop()!);
+      names.length = 0;
+      target = relative;
+    }
+    const steps = target
+      .split('/')
+      .filter((part) => part !== '' && part !== '.')
+      .map((part) => ({ name: part, fromLink: true }));
+    queue.unshift(...steps);
+    return true;
+  };
+
+  try {
+    checkProc(dirs[0]!);
+    for (;;) {
+      const step = queue.shift();
+      if (step === undefined) {
+        // The path ends at a directory already held: the workspace, or one reached by `..`.
+        const fd = dirs.pop()!;
+        const entry = held(fd, dirs, names.at(-1) ?? '', shownOf(names), fds);
+        dirs.length = 0;
+        return entry;
+      }
+      const { name } = step;
+      if (name === '..') {
+        if (dirs.length === 1) throw outside();
+        fds.close(dirs.pop()!);
+        names.pop();
+        continue;
+      }
+      const parent = dirs.at(-1)!;
+      const here = fdPath(parent, name);
+      const shown = () => shownOf([...names, name, ...queue.map((s) => s.name)]);
+      const dangling = () =>
+        new WorkspaceEscapeError(`Path "${input}" is a dangling symbolic link`);
+
+      if (queue.length > 0) {
+        // An intermediate component: a directory, or a link to follow.
+        try {
+          dirs.push(fds.open(here, O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
+          names.push(name);
+          continue;
+        } catch (error) {
+          const code = errnoOf(error);
+          if (code === 'ENOTDIR' || code === 'ELOOP') {
+            if (followLink(parent, name)) continue;
+            // A directory or a link again (changed meanwhile): look again.
+            if (changedSince(here)) {
+              retry(step);
+              continue;
+            }
+            if (options.create)
+              throw new Error(`Cannot create ${shown()}: ${name} is not a directory`, {
+                cause: error,
+              });
+            throw new MissingPathError(shown(), { cause: error });
+          }
+          if (code !== 'ENOENT')
+            throw new Error(`Cannot open ${shown()}: ${describeErrno(error)}`, { cause: error });
+          if (!options.create) throw new MissingPathError(shown(), { cause: error });
+          if (step.fromLink) throw dangling();
+          try {
+            fs.mkdirSync(here);
+          } catch (mkdirError) {
+            if (errnoOf(mkdirError) !== 'EEXIST')
+              throw new Error(`Cannot create ${shown()}: ${describeErrno(mkdirError)}`, {
+                cause: mkdirError,
+              });
+          }
+          retry(step);
+          continue;
+        }
+      }
+
+      // The final component.
+      let fd: number;
+      try {
+        fd = fds.open(here, finalFlags);
+      } catch (error) {
+        const code = errnoOf(error);
+        if (code === 'ELOOP') {
+          // Not a link any more (swapped back meanwhile): look again.
+          if (!followLink(parent, name)) retry(step);
+          continue;
+        }
+        if (code !== 'ENOENT')
+          throw new Error(`Cannot open ${shown()}: ${describeErrno(error)}`, { cause: error });
+        if (!options.create) throw new MissingPathError(shown(), { cause: error });
+        if (step.fromLink) throw dangling();
+        try {
+          fd = fds.open(here, finalFlags | O_CREAT | O_EXCL, 0o666);
+        } catch (createError) {
+          const createCode = errnoOf(createError);
+          if (createCode !== 'EEXIST')
+            throw new Error(`Cannot create ${shown()}: ${describeErrno(createError)}`, {
+              cause: createError,
+            });
+          retry(step); // created meanwhile: open what is there now
+          continue;
+        }
+      }
+      const entry = held(fd, dirs, name, shownOf([...names, name]), fds);
+      dirs.length = 0;
+      return entry;
+    }
+  } finally {
+    closeAll();
+  }
+}
+
+/** Whether `here`, found to be neither a directory nor a link, now is one of them. */
+function changedSince(here: string): boolean {
+  try {
+    const stat = fs.lstatSync(here);
+    return stat.isDirectory() || stat.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Hands the descriptors over to an entry (the caller then forgets them). */
+function held(
+  fd: number,
+  dirs: number[],
+  name: string,
+  shown: string,
+  fds: FdTracker,
+): WorkspaceEntry {
+  const chain = [...dirs];
+  let closed = false;
+  return {
+    fd,
+    parentFd: chain.at(-1),
+    name,
+    shown,
+    close() {
+      if (closed) return;
+      closed = true;
+      fds.close(fd);
+      while (chain.length > 0) fds.close(chain.pop()!);
+    },
+  };
 }
