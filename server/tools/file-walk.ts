@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
-import { fdPath, plainFds, type FdTracker } from './workspace-path.js';
+import fs from 'node:fs';
+import { fdPath } from './workspace-path.js';
 
 /*
  * Walks a directory tree for grep and find without leaving it: each directory is opened from
@@ -12,7 +11,7 @@ import { fdPath, plainFds, type FdTracker } from './workspace-path.js';
  */
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
 
 /** Directories deeper than this below the start are not searched. */
 export const MAX_WALK_DEPTH = 1024;
@@ -29,12 +28,8 @@ export interface WalkEntry {
 }
 
 /** The entries below the directory `startFd` (held by the caller), sorted, depth first. */
-export async function* walkFiles(
-  startFd: number,
-  signal: AbortSignal,
-  fds: FdTracker = plainFds,
-): AsyncGenerator<WalkEntry> {
-  yield* walkDirectory(startFd, '', 0, signal, fds);
+export async function* walkFiles(startFd: number, signal: AbortSignal): AsyncGenerator<WalkEntry> {
+  yield* walkDirectory(startFd, '', 0, signal);
 }
 
 async function* walkDirectory(
@@ -42,12 +37,11 @@ async function* walkDirectory(
   prefix: string,
   depth: number,
   signal: AbortSignal,
-  fds: FdTracker,
 ): AsyncGenerator<WalkEntry> {
   if (signal.aborted) throw new Error('Search aborted');
   let entries;
   try {
-    entries = await fs.readdir(fdPath(dirFd), { withFileTypes: true });
+    entries = await fs.promises.readdir(fdPath(dirFd), { withFileTypes: true });
   } catch {
     return;
   }
@@ -81,14 +75,14 @@ async function* walkDirectory(
     let child: number;
     try {
       // Swapped for a link (or a file) since it was listed: ENOTDIR/ELOOP, and it is skipped.
-      child = fds.open(fdPath(dirFd, subdir.name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      child = fs.openSync(fdPath(dirFd, subdir.name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     } catch {
       continue;
     }
     try {
-      yield* walkDirectory(child, subdir.relative, depth + 1, signal, fds);
+      yield* walkDirectory(child, subdir.relative, depth + 1, signal);
     } finally {
-      fds.close(child);
+      fs.closeSync(child);
     }
   }
 }

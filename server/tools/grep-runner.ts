@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { closeLeftoverFds, newFdSlots } from './fd-slots.js';
 import type { GrepHits, GrepJob, GrepSummary } from './grep-search.js';
 
 /*
@@ -11,9 +10,10 @@ import type { GrepHits, GrepJob, GrepSummary } from './grep-search.js';
  * search runs out of time or the tool's signal aborts; whatever matches it had reported by then are
  * kept. A worker whose search ended normally waits, unreferenced, for the next one (at most
  * `MAX_IDLE_WORKERS` of them, each for `IDLE_WORKER_MS`): starting a thread costs tens of
- * milliseconds, more than a search of a typical workspace, and an agent greps often. Each search
- * lists the descriptors it holds in shared memory (fd-slots.ts); whatever a stopped worker still
- * held is closed here once it has exited.
+ * milliseconds, more than a search of a typical workspace, and an agent greps often. A search
+ * holds directory descriptors while it walks (file-walk.ts); a terminated worker runs no `finally`,
+ * so the worker is started with `trackUnmanagedFds`: Node closes every descriptor the thread opened
+ * and did not close when it exits.
  */
 
 /** Wall-clock budget of one search, worker start-up included. */
@@ -24,8 +24,6 @@ export interface GrepJobMessage {
   type: 'job';
   id: number;
   job: GrepJob;
-  /** Shared with the tool's thread: the descriptors the search holds (see fd-slots.ts). */
-  fdSlots: Int32Array;
 }
 
 /** What a worker reports about the search `id`. */
@@ -85,7 +83,7 @@ export function grepWorkerCounts(): { idle: number; started: number } {
 function startWorker(): Worker {
   const { script, eval: evaluate } = workerEntry();
   // No inherited node flags: some (e.g. --input-type) are refused by worker threads.
-  const worker = new Worker(script, { eval: evaluate, execArgv: [] });
+  const worker = new Worker(script, { eval: evaluate, execArgv: [], trackUnmanagedFds: true });
   started++;
   worker.on('exit', () => {
     clearTimeout(idle.get(worker));
@@ -194,7 +192,6 @@ export function runGrepInWorker(
       return;
     }
     const id = nextJobId++;
-    const fdSlots = newFdSlots();
     let settled = false;
     // A stopped search resolves once its thread is gone, so nothing keeps running after it.
     const finish = (outcome: GrepOutcome, how: 'reuse' | 'terminate' | 'gone') => {
@@ -207,13 +204,10 @@ export function runGrepInWorker(
       worker.off('exit', onExit);
       const result = { ...run, lines: [...run.lines], outcome };
       if (how === 'reuse') {
-        // The search is over (its walk closed what it opened): nothing left to close, normally.
-        closeLeftoverFds(fdSlots);
         returnWorker(worker);
         return resolve(result);
       }
       const done = () => {
-        closeLeftoverFds(fdSlots);
         busy.delete(worker);
         resolve(result);
       };
@@ -249,7 +243,7 @@ export function runGrepInWorker(
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    const request: GrepJobMessage = { type: 'job', id, job, fdSlots };
+    const request: GrepJobMessage = { type: 'job', id, job };
     worker.postMessage(request);
   });
 }

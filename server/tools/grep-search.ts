@@ -1,13 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { globMatcher, walkFiles, type WalkEntry } from './file-walk.js';
-import {
-  fdPath,
-  MissingPathError,
-  openInWorkspace,
-  plainFds,
-  type FdTracker,
-} from './workspace-path.js';
+import { fdPath, MissingPathError, openInWorkspace } from './workspace-path.js';
 
 /*
  * The search behind the grep tool: walk, glob filter, read, match, format. Everything here that
@@ -58,7 +52,6 @@ export interface GrepSummary {
 export async function runGrepJob(
   job: GrepJob,
   onHits: (hits: GrepHits) => void,
-  fds: FdTracker = plainFds,
 ): Promise<GrepSummary> {
   const regex = new RegExp(job.source, job.flags);
   const filter = job.glob ? globMatcher(job.glob) : () => true;
@@ -80,9 +73,9 @@ export async function runGrepJob(
 
   /** A walked file, opened in its held directory; a link only through the workspace. */
   const openEntry = (entry: WalkEntry, shown: string): { fd: number; close(): void } => {
-    if (entry.isSymbolicLink) return openInWorkspace(job.root, shown, {}, fds);
-    const fd = fds.open(fdPath(entry.dirFd, entry.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    return { fd, close: () => fds.close(fd) };
+    if (entry.isSymbolicLink) return openInWorkspace(job.root, shown);
+    const fd = fs.openSync(fdPath(entry.dirFd, entry.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    return { fd, close: () => fs.closeSync(fd) };
   };
 
   const readEntry = (entry: WalkEntry, shown: string): Buffer | undefined => {
@@ -130,7 +123,7 @@ export async function runGrepJob(
 
   let target;
   try {
-    target = openInWorkspace(job.root, job.target, {}, fds);
+    target = openInWorkspace(job.root, job.target);
   } catch (error) {
     // Gone since the tool looked: nothing to search.
     if (error instanceof MissingPathError) return { limited, clipped };
@@ -144,7 +137,7 @@ export async function runGrepJob(
     }
     // The worker is terminated to stop a search; the walk itself needs no signal.
     const never = new AbortController().signal;
-    for await (const entry of walkFiles(target.fd, never, fds)) {
+    for await (const entry of walkFiles(target.fd, never)) {
       if (limited) break;
       if (entry.isDirectory || !filter(entry.relative)) continue;
       const shown = path.posix.join(target.shown, entry.relative);

@@ -1,5 +1,4 @@
 import { parentPort } from 'node:worker_threads';
-import { slotFds } from './fd-slots.js';
 import { runGrepJob } from './grep-search.js';
 import type { GrepJobMessage, GrepWorkerMessage } from './grep-runner.js';
 
@@ -15,8 +14,8 @@ if (port) {
   const send = (message: GrepWorkerMessage) => port.postMessage(message);
   port.on('message', (message: GrepJobMessage) => {
     if (message?.type !== 'job') return;
-    const { id, job, fdSlots } = message;
-    runGrepJob(job, (hits) => send({ type: 'hits', id, ...hits }), slotFds(fdSlots)).then(
+    const { id, job } = message;
+    runGrepJob(job, (hits) => send({ type: 'hits', id, ...hits })).then(
       (summary) => send({ type: 'done', id, ...summary }),
       (error: unknown) =>
         send({

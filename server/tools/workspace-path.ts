@@ -34,17 +34,6 @@ export class MissingPathError extends Error {
   }
 }
 
-/** Opens and closes descriptors; the grep worker records its own (see fd-slots.ts). */
-export interface FdTracker {
-  open(file: string, flags: number, mode?: number): number;
-  close(fd: number): void;
-}
-
-export const plainFds: FdTracker = {
-  open: (file, flags, mode) => fs.openSync(file, flags, mode),
-  close: (fd) => fs.closeSync(fd),
-};
-
 /** A name inside the directory `dirFd` refers to, or that directory itself, as a path. */
 export function fdPath(dirFd: number, name?: string): string {
   return name === undefined ? `/proc/self/fd/${dirFd}` : `/proc/self/fd/${dirFd}/${name}`;
@@ -164,16 +153,15 @@ export function openInWorkspace(
   root: string,
   input: string,
   options: OpenOptions = {},
-  fds: FdTracker = plainFds,
 ): WorkspaceEntry {
   const queue: Step[] = inputComponents(root, input).map((name) => ({ name, fromLink: false }));
   const finalFlags = (options.flags ?? O_RDONLY) | O_NOFOLLOW | O_NONBLOCK;
-  const dirs: number[] = [fds.open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)];
+  const dirs: number[] = [fs.openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)];
   const names: string[] = [];
   let hops = 0;
   let retries = 0;
   const closeAll = () => {
-    while (dirs.length > 0) fds.close(dirs.pop()!);
+    while (dirs.length > 0) fs.closeSync(dirs.pop()!);
   };
   const shownOf = (parts: string[]) => (parts.length === 0 ? '.' : path.posix.join(...parts));
   const outside = () => new WorkspaceEscapeError(`Path "${input}" is outside the workspace`);
@@ -198,7 +186,7 @@ export function openInWorkspace(
     if (path.isAbsolute(target)) {
       const relative = insideRelative(root, target);
       if (relative === undefined) throw outside();
-      while (dirs.length > 1) fds.close(dirs.pop()!);
+      while (dirs.length > 1) fs.closeSync(dirs.pop()!);
       names.length = 0;
       target = relative;
     }
@@ -217,14 +205,14 @@ export function openInWorkspace(
       if (step === undefined) {
         // The path ends at a directory already held: the workspace, or one reached by `..`.
         const fd = dirs.pop()!;
-        const entry = held(fd, dirs, names.at(-1) ?? '', shownOf(names), fds);
+        const entry = held(fd, dirs, names.at(-1) ?? '', shownOf(names));
         dirs.length = 0;
         return entry;
       }
       const { name } = step;
       if (name === '..') {
         if (dirs.length === 1) throw outside();
-        fds.close(dirs.pop()!);
+        fs.closeSync(dirs.pop()!);
         names.pop();
         continue;
       }
@@ -237,7 +225,7 @@ export function openInWorkspace(
       if (queue.length > 0) {
         // An intermediate component: a directory, or a link to follow.
         try {
-          dirs.push(fds.open(here, O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
+          dirs.push(fs.openSync(here, O_RDONLY | O_DIRECTORY | O_NOFOLLOW));
           names.push(name);
           continue;
         } catch (error) {
@@ -275,7 +263,7 @@ export function openInWorkspace(
       // The final component.
       let fd: number;
       try {
-        fd = fds.open(here, finalFlags);
+        fd = fs.openSync(here, finalFlags);
       } catch (error) {
         const code = errnoOf(error);
         if (code === 'ELOOP') {
@@ -288,7 +276,7 @@ export function openInWorkspace(
         if (!options.create) throw new MissingPathError(shown(), { cause: error });
         if (step.fromLink) throw dangling();
         try {
-          fd = fds.open(here, finalFlags | O_CREAT | O_EXCL, 0o666);
+          fd = fs.openSync(here, finalFlags | O_CREAT | O_EXCL, 0o666);
         } catch (createError) {
           const createCode = errnoOf(createError);
           if (createCode !== 'EEXIST')
@@ -299,7 +287,7 @@ export function openInWorkspace(
           continue;
         }
       }
-      const entry = held(fd, dirs, name, shownOf([...names, name]), fds);
+      const entry = held(fd, dirs, name, shownOf([...names, name]));
       dirs.length = 0;
       return entry;
     }
@@ -319,13 +307,7 @@ function changedSince(here: string): boolean {
 }
 
 /** Hands the descriptors over to an entry (the caller then forgets them). */
-function held(
-  fd: number,
-  dirs: number[],
-  name: string,
-  shown: string,
-  fds: FdTracker,
-): WorkspaceEntry {
+function held(fd: number, dirs: number[], name: string, shown: string): WorkspaceEntry {
   const chain = [...dirs];
   let closed = false;
   return {
@@ -336,8 +318,8 @@ function held(
     close() {
       if (closed) return;
       closed = true;
-      fds.close(fd);
-      while (chain.length > 0) fds.close(chain.pop()!);
+      fs.closeSync(fd);
+      while (chain.length > 0) fs.closeSync(chain.pop()!);
     },
   };
 }
