@@ -14,6 +14,7 @@ import { runSymlinkRace, type RaceReport } from './test-support/symlink-race.js'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = 120;
+const spawnOptions = { cwd: repo, encoding: 'utf8', timeout: 110_000 } as const;
 
 let base: string;
 beforeEach(() => {
@@ -41,25 +42,41 @@ describe('a symlink swapped between check and use', () => {
   }, 120_000);
 
   it('never lets them act outside when the server runs as an unprivileged user', () => {
-    // As root, the attack runs as nobody in a folder nobody owns; otherwise as this (already
+    // As root, the attack runs as nobody in a folder nobody owns (under runuser, or — where nobody
+    // cannot read this repository — dropping to nobody once loaded); otherwise as this (already
     // unprivileged) user.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) {
-      const nobody = spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' });
-      const uid = Number(nobody.stdout.trim());
-      const gid = Number(spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).stdout.trim());
-      fs.chownSync(base, uid, gid);
-    }
     const driver = path.join(repo, 'server/tools/test-support/symlink-race-driver.ts');
     const command = [process.execPath, '--import', 'tsx', driver, base, String(ROUNDS)];
-    const run = spawnSync(
-      asRoot ? 'runuser' : command[0]!,
-      asRoot ? ['-u', 'nobody', '--', ...command] : command.slice(1),
-      { cwd: repo, encoding: 'utf8', timeout: 110_000 },
-    );
+    let run;
+    if (process.getuid?.() === 0) {
+      const uid = Number(spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout);
+      const gid = Number(spawnSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).stdout);
+      fs.chownSync(base, uid, gid);
+      const tsx = path.join(repo, 'node_modules/tsx/package.json');
+      const readable = spawnSync('runuser', [
+        '-u',
+        'nobody',
+        '--',
+        'test',
+        '-r',
+        driver,
+        '-a',
+        '-r',
+        tsx,
+        '-a',
+        '-x',
+        process.execPath,
+      ]);
+      run =
+        readable.status === 0
+          ? spawnSync('runuser', ['-u', 'nobody', '--', ...command], spawnOptions)
+          : spawnSync(command[0]!, [...command.slice(1), String(uid), String(gid)], spawnOptions);
+      expect(fs.statSync(path.join(base, 'ws')).uid).toBe(uid);
+    } else {
+      run = spawnSync(command[0]!, command.slice(1), spawnOptions);
+    }
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as RaceReport;
-    if (asRoot) expect(fs.statSync(path.join(base, 'ws/f.json')).uid).not.toBe(0);
     expectConfined(report);
   }, 120_000);
 });
