@@ -156,7 +156,7 @@ export function openInWorkspace(
 ): WorkspaceEntry {
   const queue: Step[] = inputComponents(root, input).map((name) => ({ name, fromLink: false }));
   const finalFlags = (options.flags ?? O_RDONLY) | O_NOFOLLOW | O_NONBLOCK;
-  const dirs: number[] = [fs.openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)];
+  const dirs: number[] = [openRoot(root)];
   const names: string[] = [];
   let hops = 0;
   let retries = 0;
@@ -293,6 +293,14 @@ export function openInWorkspace(
     }
   } finally {
     closeAll();
+  }
+}
+
+function openRoot(root: string): number {
+  try {
+    return fs.openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (error) {
+    throw new Error(`Cannot open the workspace ${root}: ${describeErrno(error)}`, { cause: error });
   }
 }
 
