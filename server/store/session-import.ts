@@ -226,8 +226,7 @@ class LineChecker {
         'too_large',
       );
     }
-    // The chunk's memory belongs to the stream: keep a copy of the piece only.
-    this.pending.push(Buffer.from(piece));
+    this.pending.push(piece);
   }
 
   private takeLine(): string {
