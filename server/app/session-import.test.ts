@@ -47,7 +47,7 @@ function upload(s: TestServer, body: string | Buffer, cookie?: string) {
   return fetch(`${s.url}/api/workspaces/${s.workspaceId}/import`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-ndjson', ...(cookie ? { cookie } : {}) },
-    body,
+    body: typeof body === 'string' ? body : new Uint8Array(body),
   });
 }
 
