@@ -10,7 +10,7 @@ import type {
 import type { AgentSession } from '../agent/agent-session.js';
 import type { Workspace } from '../config/workspaces.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
-import { snapshotMessages } from './path-messages.js';
+import { SNAPSHOT_MESSAGES, snapshotMessages } from './path-messages.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { textFrame } from './ws-text-frame.js';
 
@@ -98,8 +98,11 @@ export class LiveSession {
     this.lastActivity = performance.now();
   }
 
-  /** Everything a client needs to show the session, consistent with `seq`. */
-  snapshot(models: ModelSummary[], access: SessionAccess): Snapshot {
+  /**
+   * Everything a client needs to show the session, consistent with `seq`; the path's bodies in it
+   * take at most `bodyBudgetBytes` (see path-messages.ts).
+   */
+  snapshot(models: ModelSummary[], access: SessionAccess, bodyBudgetBytes?: number): Snapshot {
     this.coalescer.flush();
     const store = this.agent.store;
     const name = store.getSessionName();
@@ -112,7 +115,7 @@ export class LiveSession {
       ...(name !== undefined ? { sessionName: name } : {}),
       tree: encodeTree(store.getTree()),
       leafId: store.getLeafId(),
-      ...snapshotMessages(store.getBranch()),
+      ...snapshotMessages(store.getBranch(), SNAPSHOT_MESSAGES, bodyBudgetBytes),
       state: this.agent.getState(),
       models,
       access,
