@@ -58,6 +58,7 @@ export async function importSessionStream(
   chooseId: (headerId: string) => string,
 ): Promise<ImportedSession> {
   fs.mkdirSync(targetDir, { recursive: true });
+  removeStaleTempFiles(targetDir);
   const temp = path.join(targetDir, `.import-${crypto.randomBytes(8).toString('hex')}.part`);
   const handle = await fs.promises.open(temp, 'wx', 0o644);
   let closed = false;
@@ -90,6 +91,22 @@ export async function importSessionStream(
   } finally {
     if (!closed) await handle.close().catch(() => undefined);
     fs.rmSync(temp, { force: true });
+  }
+}
+
+const TEMP_FILE = /^\.import-[0-9a-f]+\.part$/;
+/** A temp file this old is from an import a crash cut off (no upload runs for a day). */
+const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+
+function removeStaleTempFiles(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (!TEMP_FILE.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_TEMP_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already, or not ours to remove: either way not this import's business.
+    }
   }
 }
 
