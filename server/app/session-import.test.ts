@@ -213,3 +213,21 @@ describe('an import is stored as uploaded, or refused', () => {
     expect(fs.existsSync(sessionDirFor(s.dataDir, s.workspacePath))).toBe(true);
   });
 });
+
+describe('imports of pi files', () => {
+  it("imports pi's files of every version as they are", async () => {
+    const s = (server = await startTestServer());
+    for (const name of [
+      'v1-large-session.jsonl',
+      'v3-fork.jsonl',
+      'v3-sessionmanager-edge-cases.jsonl',
+    ]) {
+      const bytes = fs.readFileSync(`/work/shared/fixtures/pi/${name}`);
+      const res = await upload(s, bytes);
+      expect(res.status, `${name}: ${await res.clone().text()}`).toBe(201);
+      const { session } = (await res.json()) as { session: { id: string } };
+      const download = await fetch(`${s.url}/api/sessions/${session.id}/download`);
+      expect(Buffer.from(await download.arrayBuffer()).equals(bytes), name).toBe(true);
+    }
+  });
+});
