@@ -174,4 +174,36 @@ describe('a session bigger than a socket may buffer', () => {
     expect(got).toEqual(ids);
     expect(client.closeCode).toBeUndefined();
   }, 120_000);
+
+  it('a prompt with 12 MB of pictures: every event frame fits the budget and the socket stays open', async () => {
+    const s = (server = await startTestServer());
+    const client = await WsTestClient.open(s.wsUrl);
+    clients.push(client);
+    const { sessionId } = await client.ok<{ sessionId: string }>({
+      type: 'new_session',
+      workspaceId: s.workspaceId,
+    });
+    await client.ok({ type: 'subscribe', sessionId });
+    const picture = { type: 'image', data: 'B'.repeat(4 * 1024 * 1024), mimeType: 'image/png' };
+    const done = client.waitForEvent(sessionId, 'agent_end', 60_000);
+    await client.ok({
+      type: 'prompt',
+      sessionId,
+      text: 'three pictures',
+      images: [picture, picture, picture],
+    });
+    await done;
+    const events = client.events(sessionId);
+    const sizes = events.map((frame) => Buffer.byteLength(JSON.stringify(frame)));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4 * 1024 * 1024);
+    const userEnd = events.find(
+      (frame) => frame.event.type === 'message_end' && frame.event.message.role === 'user',
+    );
+    expect(JSON.stringify(userEnd)).toMatch(/image\/png image of 3\.0 MB.*not shown here/);
+    await client.ok({ type: 'ping' });
+    expect(client.closeCode).toBeUndefined();
+    // The session file keeps the pictures whole.
+    const download = await fetch(`${s.url}/api/sessions/${sessionId}/download`);
+    expect((await download.text()).length).toBeGreaterThan(12 * 1024 * 1024);
+  }, 120_000);
 });
