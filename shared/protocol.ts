@@ -424,7 +424,11 @@ export interface CommandResults {
   /** `tree` is encoded as in the snapshot; `decodeTree` gives the `TreeNode[]`. */
   get_tree: { tree: WireTree; leafId: string | null };
   /** Entries in the order asked; ids that do not exist are listed in `missing`. */
-  get_entries: { entries: Record<string, unknown>[]; missing: string[] };
+  /**
+   * `deferred`: ids left out to keep the answer within a frame's budget; ask for them again.
+   * A body too big for one frame comes cut, its long strings ending in a marker (decision 055).
+   */
+  get_entries: { entries: Record<string, unknown>[]; missing: string[]; deferred?: string[] };
   navigate_tree: { editorText?: string; cancelled: boolean };
   /** The new session (the client subscribes to it to open it); `editorText` is the forked prompt. */
   fork: { sessionId: string; editorText: string };

@@ -191,7 +191,7 @@ describe('sessions over REST', () => {
     expect(filesUnder(path.join(server.dataDir, 'sessions'))).toEqual([]);
   });
 
-  it('imports, lists, searches, downloads and refuses a second import of the same id', async () => {
+  it('imports, lists, searches, downloads, and gives a second import of the same id a new one', async () => {
     server = await startTestServer({ listen: false });
     const res = await importFixture(server);
     expect(res.statusCode).toBe(201);
@@ -217,7 +217,10 @@ describe('sessions over REST', () => {
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toContain('application/x-ndjson');
     expect(download.body).toBe(fs.readFileSync(FIXTURE, 'utf8'));
-    expect((await importFixture(server)).statusCode).toBe(409);
+    const again = await importFixture(server);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().replacedId).toBe(FIXTURE_ID);
+    expect(again.json().session.id).not.toBe(FIXTURE_ID);
     const rename = await server.app.inject({
       method: 'PATCH',
       url: `/api/sessions/${FIXTURE_ID}`,
@@ -235,7 +238,9 @@ describe('sessions over REST', () => {
     await importFixture(server);
     const res = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     expect(res.statusCode).toBe(200);
-    const trashed = filesUnder(path.join(server.dataDir, 'trash'));
+    const trashed = filesUnder(path.join(server.dataDir, 'trash')).filter((f) =>
+      f.endsWith('.jsonl'),
+    );
     expect(trashed).toHaveLength(1);
     expect(fs.readFileSync(trashed[0] as string, 'utf8')).toBe(fs.readFileSync(FIXTURE, 'utf8'));
     const gone = await server.app.inject({ url: `/api/sessions/${FIXTURE_ID}/download` });
@@ -268,7 +273,8 @@ describe('sessions over REST', () => {
     await importFixture(s);
     const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     const trashed = del.json().trashed as string;
-    await importFixture(server);
+    // pi (or a person) put a session with the same id back meanwhile.
+    fs.copyFileSync(FIXTURE, path.join(sessionDirFor(s.dataDir, s.workspacePath), trashed));
     const restore = (workspace: string, name: string) =>
       s.app.inject({
         method: 'POST',

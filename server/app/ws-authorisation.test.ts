@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
 import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
@@ -21,10 +23,9 @@ const READ: CommandType[] = [
   'get_entries',
   'switch_session',
   'ping',
-  'fork',
-  'clone',
 ];
-const CREATE: CommandType[] = ['new_session'];
+/** Commands that make a session: never a viewer's (decision 055). */
+const CREATE: CommandType[] = ['new_session', 'fork', 'clone'];
 
 function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean {
   if (READ.includes(command)) return true;
@@ -35,6 +36,11 @@ function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean
 let server: TestServer;
 const clients = {} as Record<Name, WsTestClient>;
 const sessions = {} as Record<'max' | 'ann', { id: string; userEntry: string; leaf: string }>;
+
+function sessionFileCount(dir: string): number {
+  return fs.readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.jsonl'))
+    .length;
+}
 
 async function login(token: string): Promise<string> {
   const res = await fetch(`${server.url}/api/login`, {
@@ -190,17 +196,23 @@ describe('authorisation over the WebSocket', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
-  it('lets a viewer fork what it reads into a copy of its own that it still cannot run', async () => {
+  it('refuses a viewer every clone and fork, so no copy is ever made for it', async () => {
     const vic = clients.vic;
+    const sessionsDir = path.join(server.dataDir, 'sessions');
+    const before = sessionFileCount(sessionsDir);
     await vic.ok({ type: 'subscribe', sessionId: sessions.max.id });
-    const { sessionId } = await vic.ok<{ sessionId: string }>({
-      type: 'clone',
-      sessionId: sessions.max.id,
-    });
-    const snapshot = vic.next((m) => m.type === 'snapshot' && m.sessionId === sessionId);
-    await vic.ok({ type: 'subscribe', sessionId });
-    expect(((await snapshot) as Snapshot).access).toEqual({ canWrite: false, owner: 'vic' });
-    const refused = await vic.request({ type: 'prompt', sessionId, text: 'run it' });
-    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        vic.request(
+          i % 2 === 0
+            ? { type: 'clone', sessionId: sessions.max.id }
+            : { type: 'fork', sessionId: sessions.max.id, entryId: sessions.max.userEntry },
+        ),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+    expect(sessionFileCount(sessionsDir)).toBe(before);
   });
 });

@@ -16,6 +16,7 @@ import type { SessionOwners } from '../auth/session-owners.js';
 import { runCommand, type CommandContext } from './command-router.js';
 import type { LiveSession, SessionClosedReason, Subscriber } from './live-session.js';
 import { parseClientFrame } from './parse-client-frame.js';
+import { frameBodyBudget } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
 import { framePayload } from './ws-text-frame.js';
@@ -232,6 +233,7 @@ export class ClientConnection implements Subscriber {
         return pending;
       },
       subscribedIds: () => [...this.subscriptions.keys()],
+      frameBodyBytes: frameBodyBudget(this.opts.bufferLimitBytes),
       log: this.opts.log,
     };
   }
@@ -270,10 +272,11 @@ export class ClientConnection implements Subscriber {
     const user = this.opts.currentUser();
     if (!user) return undefined;
     const owner = this.opts.owners.ownerOf(live.sessionId);
-    return live.snapshot(this.opts.hub.models(), {
-      canWrite: mayAccess(user, owner, 'write'),
-      owner,
-    });
+    return live.snapshot(
+      this.opts.hub.models(),
+      { canWrite: mayAccess(user, owner, 'write'), owner },
+      frameBodyBudget(this.opts.bufferLimitBytes),
+    );
   }
 
   /** Tells the client a session is gone for it and unsubscribes. */

@@ -4,6 +4,7 @@ import { encodeTree } from '../../shared/tree-wire.js';
 import { ArborError } from '../app/error-catalog.js';
 import { accessFor, mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
+import { fitBody } from './fit-body.js';
 import type { LiveSession } from './live-session.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
@@ -27,6 +28,8 @@ export interface CommandContext {
   /** The live session this connection subscribed to; throws not_subscribed otherwise. */
   subscribed(sessionId: string): Promise<LiveSession>;
   subscribedIds(): string[];
+  /** The most bytes of bodies one answer may carry to this client (see path-messages.ts). */
+  frameBodyBytes: number;
   log: { error(obj: unknown, msg: string): void };
 }
 
@@ -68,6 +71,37 @@ async function startPrompt(ctx: CommandContext, live: LiveSession, run: Promise<
   await new Promise<void>((resolve) => setImmediate(resolve));
   answered = true;
   if (failure) throw failure.error;
+}
+
+/**
+ * The entries asked for, as many as fit `budget` bytes (always the first found); the rest are
+ * `deferred`, to be asked for again. A body bigger than half the budget is sent cut (fit-body.ts).
+ */
+function entriesWithin(live: LiveSession, ids: readonly string[], budget: number) {
+  const entries: Record<string, unknown>[] = [];
+  const missing: string[] = [];
+  const deferred: string[] = [];
+  let used = 0;
+  for (const id of ids) {
+    if (used >= budget) {
+      deferred.push(id);
+      continue;
+    }
+    const entry = live.agent.store.getEntry(id);
+    if (!entry) {
+      missing.push(id);
+      continue;
+    }
+    const fitted = fitBody(entry, Math.floor(budget / 2));
+    if (entries.length > 0 && used + fitted.bytes > budget) {
+      deferred.push(id);
+      used = budget;
+      continue;
+    }
+    used += fitted.bytes;
+    entries.push(fitted.value);
+  }
+  return { entries, missing, ...(deferred.length > 0 ? { deferred } : {}) };
 }
 
 export async function runCommand(ctx: CommandContext, command: Command): Promise<Result> {
@@ -134,14 +168,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'get_entries': {
       const live = await target(ctx, command);
-      const entries: Record<string, unknown>[] = [];
-      const missing: string[] = [];
-      for (const id of command.ids) {
-        const entry = live.agent.store.getEntry(id);
-        if (entry) entries.push(entry);
-        else missing.push(id);
-      }
-      return { entries, missing };
+      return entriesWithin(live, command.ids, ctx.frameBodyBytes);
     }
     case 'navigate_tree': {
       const live = await target(ctx, command);

@@ -10,7 +10,8 @@ import type {
 import type { AgentSession } from '../agent/agent-session.js';
 import type { Workspace } from '../config/workspaces.js';
 import { DeltaCoalescer } from './delta-coalescer.js';
-import { snapshotMessages } from './path-messages.js';
+import { fitBody } from './fit-body.js';
+import { MAX_FRAME_BODY_BYTES, SNAPSHOT_MESSAGES, snapshotMessages } from './path-messages.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { textFrame } from './ws-text-frame.js';
 
@@ -20,6 +21,18 @@ import { textFrame } from './ws-text-frame.js';
  * serialised and framed once and the same bytes go to every subscriber, so all of them see the
  * same events in the same order (and a fan-out to many clients costs one encoding).
  */
+
+/**
+ * The frame's JSON, with its event cut to fit a frame's body budget when it carries a body too
+ * big to send (a prompt's pictures, a huge tool output; fit-body.ts).
+ */
+function eventJson(frame: EventFrame): string {
+  const json = JSON.stringify(frame);
+  // A character takes at most 3 bytes in UTF-8, so most frames need no count.
+  if (json.length <= MAX_FRAME_BODY_BYTES / 3 || Buffer.byteLength(json) <= MAX_FRAME_BODY_BYTES)
+    return json;
+  return JSON.stringify({ ...frame, event: fitBody(frame.event, MAX_FRAME_BODY_BYTES / 2).value });
+}
 
 /** A client's end of a subscription; it handles its own backpressure. */
 export interface Subscriber {
@@ -98,8 +111,11 @@ export class LiveSession {
     this.lastActivity = performance.now();
   }
 
-  /** Everything a client needs to show the session, consistent with `seq`. */
-  snapshot(models: ModelSummary[], access: SessionAccess): Snapshot {
+  /**
+   * Everything a client needs to show the session, consistent with `seq`; the path's bodies in it
+   * take at most `bodyBudgetBytes` (see path-messages.ts).
+   */
+  snapshot(models: ModelSummary[], access: SessionAccess, bodyBudgetBytes?: number): Snapshot {
     this.coalescer.flush();
     const store = this.agent.store;
     const name = store.getSessionName();
@@ -112,7 +128,7 @@ export class LiveSession {
       ...(name !== undefined ? { sessionName: name } : {}),
       tree: encodeTree(store.getTree()),
       leafId: store.getLeafId(),
-      ...snapshotMessages(store.getBranch()),
+      ...snapshotMessages(store.getBranch(), SNAPSHOT_MESSAGES, bodyBudgetBytes),
       state: this.agent.getState(),
       models,
       access,
@@ -145,7 +161,7 @@ export class LiveSession {
     this.track(event);
     const seq = ++this.seq;
     const frame: EventFrame = { type: 'event', sessionId: this.sessionId, seq, event };
-    const bytes = textFrame(JSON.stringify(frame));
+    const bytes = textFrame(eventJson(frame));
     this.replay.push(seq, bytes);
     // Deltas only come while a run keeps the session busy, and a run ends with other events, so
     // the idle clock needs no update per delta.

@@ -1,6 +1,7 @@
 import { messageOfEntry } from '../../shared/entry-messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { PathMessage } from '../../shared/protocol.js';
+import { fitBody } from './fit-body.js';
 
 /*
  * The messages a chat shows for the active path: the message-like entries from the root to the
@@ -15,6 +16,17 @@ import type { PathMessage } from '../../shared/protocol.js';
  */
 export const SNAPSHOT_MESSAGES = 200;
 
+/**
+ * The most bytes of bodies one frame carries (a snapshot's `messages`, a `get_entries` answer),
+ * whatever the client's buffer limit; half of that limit when it is smaller (decision 055).
+ */
+export const MAX_FRAME_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body budget of one frame for a client whose socket may hold `bufferLimitBytes` unsent. */
+export function frameBodyBudget(bufferLimitBytes: number): number {
+  return Math.min(MAX_FRAME_BODY_BYTES, Math.floor(bufferLimitBytes / 2));
+}
+
 export interface SnapshotMessages {
   /** The newest `limit` path messages, root side first. */
   messages: PathMessage[];
@@ -23,21 +35,34 @@ export interface SnapshotMessages {
 }
 
 /**
- * The newest `limit` messages of the path `branch` (root → leaf) and how many older ones were left
- * out; older bodies are fetched on demand.
+ * The newest messages of the path `branch` (root → leaf), at most `limit` of them and at most
+ * `budgetBytes` of their JSON, and how many older ones were left out; older bodies are fetched on
+ * demand. A message bigger than half the budget is sent cut (`fitBody`), so that the newest one
+ * always fits and no body can make the snapshot too big to send.
  */
 export function snapshotMessages(
   branch: SessionEntry[],
   limit: number = SNAPSHOT_MESSAGES,
+  budgetBytes: number = MAX_FRAME_BODY_BYTES,
 ): SnapshotMessages {
   const newestFirst: PathMessage[] = [];
   let omittedMessages = 0;
+  let used = 0;
+  let full = false;
   for (let i = branch.length - 1; i >= 0; i--) {
     const entry = branch[i]!;
     const message = messageOfEntry(entry);
     if (!message) continue;
-    if (newestFirst.length < limit) newestFirst.push({ entryId: entry.id, message });
-    else omittedMessages++;
+    if (!full && newestFirst.length < limit) {
+      const fitted = fitBody(message, Math.floor(budgetBytes / 2));
+      if (used + fitted.bytes <= budgetBytes) {
+        used += fitted.bytes;
+        newestFirst.push({ entryId: entry.id, message: fitted.value });
+        continue;
+      }
+    }
+    full = true;
+    omittedMessages++;
   }
   return { messages: newestFirst.reverse(), omittedMessages };
 }

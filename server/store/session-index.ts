@@ -82,17 +82,45 @@ export class SessionIndex {
     if (this.finalized) this.link(record);
   }
 
-  /** Resolves the drawn parent of every record and builds the child lists. */
+  /**
+   * Resolves the drawn parent of every record and builds the child lists. Entries on a parent
+   * cycle (A's parent B, B's parent A: no tree has them) are drawn as roots, like orphans.
+   */
   finalize(): void {
+    const onCycle = this.entriesOnCycles();
     for (const id of this.order) {
       const record = this.byId.get(id);
-      if (record) this.link(record);
+      if (record) this.link(record, onCycle.has(id));
     }
     this.finalized = true;
   }
 
-  private link(record: EntryRecord): void {
-    const drawn = this.drawnParent(record);
+  /** Ids on a cycle of `parentId` links, found in one linear walk. */
+  private entriesOnCycles(): Set<string> {
+    const onCycle = new Set<string>();
+    const walkOf = new Map<string, number>();
+    let walk = 0;
+    for (const start of this.order) {
+      if (walkOf.has(start)) continue;
+      walk++;
+      const chain: string[] = [];
+      let id: string | null = start;
+      while (id !== null && !walkOf.has(id)) {
+        const record = this.byId.get(id);
+        if (!record) break;
+        walkOf.set(id, walk);
+        chain.push(id);
+        id = record.parentId;
+      }
+      if (id !== null && walkOf.get(id) === walk && chain.includes(id)) {
+        for (const member of chain.slice(chain.indexOf(id))) onCycle.add(member);
+      }
+    }
+    return onCycle;
+  }
+
+  private link(record: EntryRecord, onCycle = false): void {
+    const drawn = onCycle ? 'orphan' : this.drawnParent(record);
     if (drawn === 'orphan') {
       this.orphans.push(record.id);
       record.node.parentId = null;

@@ -7,7 +7,8 @@ import { contentText } from '../../shared/messages.js';
 /*
  * Session lists without parsing sessions. Each file is streamed as bytes; only the header, the
  * first user message and session_info lines are parsed (they are small and few). Message lines
- * are counted by their prefix, `{"type":"message"`, which is how pi and Arbor write them. A file
+ * are counted by their prefix, `{"type":"message"`, which is how pi and Arbor write them; a line
+ * written otherwise (keys in another order, spaces: an imported hand-made file) is parsed. A file
  * seen before is only read from where the last listing stopped, since session files only grow.
  *
  * Differences from pi's listing, on purpose: `modified` is the latest entry timestamp of a
@@ -45,6 +46,8 @@ const PREFIX_BYTES = 160;
 const MESSAGE_PREFIX = Buffer.from('{"type":"message"');
 const INFO_PREFIX = Buffer.from('{"type":"session_info"');
 const USER_ROLE = Buffer.from('"message":{"role":"user"');
+/** How every line pi and Arbor write begins; other lines (hand-written JSON) are parsed whole. */
+const TYPE_PREFIX = Buffer.from('{"type":"');
 const ENTRY_TIME = /"timestamp":"([^"]+)"/;
 
 function startsWith(buffer: Buffer, prefix: Buffer): boolean {
@@ -56,6 +59,10 @@ function startsWith(buffer: Buffer, prefix: Buffer): boolean {
 
 /** Folds one complete line into the state. `full` is absent when the line was too long to keep. */
 function scanLine(state: ScanState, prefix: Buffer, full: Buffer | undefined): void {
+  if (!startsWith(prefix, TYPE_PREFIX)) {
+    if (full) scanIrregularLine(state, full);
+    return;
+  }
   if (startsWith(prefix, MESSAGE_PREFIX)) {
     state.messageCount++;
     const time = ENTRY_TIME.exec(prefix.toString('latin1'))?.[1];
@@ -75,6 +82,29 @@ function scanLine(state: ScanState, prefix: Buffer, full: Buffer | undefined): v
   }
 }
 
+/** A line not written the way pi writes (other key order, spaces): judged by its parsed value. */
+function scanIrregularLine(state: ScanState, line: Buffer): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.toString('utf8'));
+  } catch {
+    return;
+  }
+  const message = MessageEntrySchema.safeParse(value);
+  if (message.success) {
+    state.messageCount++;
+    const time = message.data.timestamp;
+    if (!state.latestMessageTime || time > state.latestMessageTime) state.latestMessageTime = time;
+    if (state.firstMessage === undefined && message.data.message.role === 'user') {
+      const text = contentText(message.data.message.content);
+      if (text) state.firstMessage = text;
+    }
+    return;
+  }
+  const info = SessionInfoEntrySchema.safeParse(value);
+  if (info.success) state.name = info.data.name?.trim() || undefined;
+}
+
 function safeJson<T>(
   bytes: Buffer,
   schema: { safeParse(v: unknown): { success: boolean; data?: T } },
@@ -89,7 +119,7 @@ function safeJson<T>(
 
 /** Whether a line, judged by its first bytes, must be parsed whole. */
 function needsWholeLine(state: ScanState, prefix: Buffer): boolean {
-  if (startsWith(prefix, INFO_PREFIX)) return true;
+  if (startsWith(prefix, INFO_PREFIX) || !startsWith(prefix, TYPE_PREFIX)) return true;
   return (
     state.firstMessage === undefined &&
     startsWith(prefix, MESSAGE_PREFIX) &&

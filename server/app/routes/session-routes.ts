@@ -11,6 +11,13 @@ import {
   type SessionLocation,
   type SessionLocator,
 } from '../../hub/session-locator.js';
+import {
+  moveToTrash,
+  restoreFromTrash,
+  sessionIdOnDisk,
+  trashDir,
+  trashRecordOf,
+} from '../../store/session-trash.js';
 import { ArborError } from '../error-catalog.js';
 
 export interface SessionRouteDeps {
@@ -50,16 +57,6 @@ function authorisedSession(
   return { sessionId: parsed.data.id, location };
 }
 
-/** A name in the trash that does not overwrite an earlier deletion of the same file. */
-function trashTarget(dataDir: string, workspaceId: string, file: string): string {
-  const dir = path.join(dataDir, 'trash', workspaceId);
-  fs.mkdirSync(dir, { recursive: true });
-  const base = path.basename(file);
-  let target = path.join(dir, base);
-  for (let i = 1; fs.existsSync(target); i++) target = path.join(dir, `${base}.${i}`);
-  return target;
-}
-
 /** Download, rename and delete (to the trash) of one session. */
 export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps) {
   app.get('/api/sessions/:id/download', async (request, reply) => {
@@ -89,13 +86,20 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
   app.delete('/api/sessions/:id', async (request) => {
     const { sessionId, location } = authorisedSession(deps, request, 'write');
     await deps.hub.close(sessionId, 'deleted');
-    const target = trashTarget(deps.dataDir, location.workspace.id, location.file);
-    fs.renameSync(location.file, target);
+    const trashed = moveToTrash(deps.dataDir, location.workspace.id, location.file, {
+      sessionId,
+      owner: deps.owners.ownerOf(sessionId),
+      deletedBy: request.user?.name ?? 'unknown',
+    });
     deps.locator.forget(sessionId);
-    return { ok: true, trashed: path.basename(target) };
+    return { ok: true, trashed };
   });
 
-  /** Moves a deleted session back from the trash, under the name it had. */
+  /**
+   * Moves a deleted session back from the trash, under the name it had. The owner checked is the
+   * one recorded for this very file when it was deleted; a file without a record (put there by
+   * hand) falls back to the owner of its id, and one with an unreadable record to admins only.
+   */
   app.post('/api/workspaces/:workspaceId/trash/:name/restore', async (request) => {
     const params = TrashParams.safeParse(request.params);
     const workspace = params.success ? deps.locator.workspace(params.data.workspaceId) : undefined;
@@ -103,18 +107,29 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     const { name } = params.data;
     const original = name.replace(/\.jsonl\.\d+$/, '.jsonl');
     const sessionId = sessionIdFromFileName(original);
-    const file = path.join(deps.dataDir, 'trash', workspace.id, name);
+    const file = path.join(trashDir(deps.dataDir, workspace.id), name);
     if (!sessionId || !fs.existsSync(file)) throw new ArborError('not_found', 'Not in the trash.');
+    const record = trashRecordOf(file);
+    const owner =
+      record === undefined
+        ? deps.owners.ownerOf(sessionId)
+        : record === 'unreadable' || record.sessionId !== sessionId
+          ? null
+          : record.owner;
     const user = request.user;
-    if (!user || !mayAccess(user, deps.owners.ownerOf(sessionId), 'write')) {
+    if (!user || !mayAccess(user, owner, 'write')) {
       throw new ArborError('forbidden', 'Only the owner of this session or an admin may do this.');
     }
     const target = path.join(deps.locator.sessionDir(workspace), original);
-    if (fs.existsSync(target) || deps.locator.locate(sessionId)) {
-      throw new ArborError('conflict', 'A session with this id is already in the workspace.');
+    if (
+      fs.existsSync(target) ||
+      deps.locator.locate(sessionId) ||
+      sessionIdOnDisk(deps.dataDir, sessionId, ['sessions'])
+    ) {
+      throw new ArborError('conflict', 'A session with this id is already in a workspace.');
     }
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.renameSync(file, target);
+    restoreFromTrash(file, target);
+    if (owner !== null) deps.owners.setOwner(sessionId, owner);
     deps.locator.register(sessionId, target, workspace);
     return { ok: true, sessionId };
   });

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { assertNever } from '../../../shared/agent-events.js';
 import { z } from 'zod';
 import {
   SessionIdSchema,
@@ -13,9 +13,11 @@ import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
 import type { SessionLocator } from '../../hub/session-locator.js';
 import { listSessions } from '../../store/session-listing.js';
-import { sessionFileName } from '../../store/session-paths.js';
-import { NotASessionFileError, SessionStore } from '../../store/session-store.js';
+import { uuidv7 } from '../../store/entry-ids.js';
+import { importSessionStream, SessionImportError } from '../../store/session-import.js';
+import { sessionIdOnDisk } from '../../store/session-trash.js';
 import { ArborError } from '../error-catalog.js';
+import { ImportSlots } from './import-slots.js';
 import { matchesQuery, toListItem } from './session-items.js';
 
 export interface WorkspaceRouteDeps {
@@ -27,6 +29,17 @@ export interface WorkspaceRouteDeps {
 const WorkspaceParams = z.object({ id: WorkspaceIdSchema });
 const ListQuery = z.object({ q: z.string().max(200).optional() });
 export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
+/** The longest line an import holds in memory to check it (a 48 MB image fits). */
+export const IMPORT_LINE_LIMIT = 64 * 1024 * 1024;
+/** Imports that may run at once; further ones are answered 503 with Retry-After. */
+export const IMPORT_CONCURRENCY = 2;
+const IMPORT_RETRY_AFTER_SECONDS = 5;
+const IMPORT_TYPES = [
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/octet-stream',
+  'text/plain',
+];
 
 function workspaceOf(locator: SessionLocator, params: unknown): Workspace {
   const parsed = WorkspaceParams.safeParse(params);
@@ -69,97 +82,89 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
   });
 
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(
-    ['application/x-ndjson', 'application/jsonl', 'application/octet-stream', 'text/plain'],
-    { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
-    (_request, body, done) => done(null, body),
-  );
+  // The import body is read as a stream by the route, never buffered whole (decision 055).
+  app.addContentTypeParser(IMPORT_TYPES, (_request, payload, done) => done(null, payload));
+
+  const slots = new ImportSlots(IMPORT_CONCURRENCY);
+  /** Ids of imports under way, so two uploads of one file cannot both keep its id. */
+  const reserved = new Set<string>();
+  const idInUse = (id: string) =>
+    reserved.has(id) ||
+    deps.owners.ownerOf(id) !== null ||
+    deps.locator.locate(id) !== undefined ||
+    sessionIdOnDisk(deps.dataDir, id);
 
   /**
-   * Imports a session file (JSONL body). It is checked by opening it with the store in a private
-   * temp folder; only a file that opens without a bad line is moved into the workspace. Anything
-   * else is answered 400 and leaves nothing behind.
+   * Imports a session file (JSONL body), streamed into the workspace's session folder and checked
+   * line by line as it arrives; only a file that passes whole is kept, under the header's id when
+   * no session anywhere (trash included) has it, else under a fresh one. Anything else is answered
+   * 400 (413 when too large) with the line at fault, and leaves nothing behind.
    */
-  app.post(
-    '/api/workspaces/:id/import',
-    { bodyLimit: IMPORT_BODY_LIMIT },
-    async (request, reply) => {
-      const workspace = workspaceOf(deps.locator, request.params);
-      if (!request.user || !mayAccess(request.user, null, 'create')) {
-        throw new ArborError('forbidden', 'Viewers cannot import sessions.');
-      }
-      if (typeof request.body !== 'string' || request.body.length === 0) {
-        throw new ArborError(
-          'invalid_argument',
-          'Send the session file as the request body (Content-Type: application/x-ndjson).',
-        );
-      }
-      const tempRoot = path.join(deps.dataDir, 'tmp');
-      fs.mkdirSync(tempRoot, { recursive: true });
-      const tempDir = fs.mkdtempSync(path.join(tempRoot, 'import-'));
-      try {
-        const tempFile = path.join(tempDir, 'import.jsonl');
-        fs.writeFileSync(tempFile, request.body, { mode: 0o600 });
-        const { sessionId, timestamp } = checkImport(tempFile);
-        if (deps.locator.locate(sessionId)) {
-          throw new ArborError('conflict', `A session with id ${sessionId} already exists.`);
-        }
-        const dir = deps.locator.sessionDir(workspace);
-        fs.mkdirSync(dir, { recursive: true });
-        const target = path.join(dir, sessionFileName(timestamp, sessionId));
-        if (fs.existsSync(target)) {
-          throw new ArborError('conflict', `A session with id ${sessionId} already exists.`);
-        }
-        fs.renameSync(tempFile, target);
-        deps.locator.register(sessionId, target, workspace);
-        deps.owners.setOwner(sessionId, request.user.name);
-        const item = (await listWorkspaceSessions(deps, workspace)).find((s) => s.id === sessionId);
-        return reply
-          .code(201)
-          .send({ session: item ?? { id: sessionId, workspaceId: workspace.id } });
-      } finally {
-        fs.rmSync(tempDir, { recursive: true, force: true });
-      }
-    },
-  );
+  app.post('/api/workspaces/:id/import', async (request, reply) => {
+    const workspace = workspaceOf(deps.locator, request.params);
+    if (!request.user || !mayAccess(request.user, null, 'create')) {
+      throw new ArborError('forbidden', 'Viewers cannot import sessions.');
+    }
+    const body = request.body;
+    if (!(body instanceof Readable)) {
+      throw new ArborError(
+        'invalid_argument',
+        'Send the session file as the request body (Content-Type: application/x-ndjson).',
+      );
+    }
+    const release = slots.tryAcquire();
+    if (!release) {
+      return reply
+        .code(503)
+        .header('retry-after', String(IMPORT_RETRY_AFTER_SECONDS))
+        .header('connection', 'close')
+        .send({
+          error: {
+            code: 'unavailable',
+            message: `${slots.limit} imports are running already; try again in a few seconds.`,
+          },
+        });
+    }
+    let mine: string | undefined;
+    try {
+      const imported = await importSessionStream(
+        body,
+        deps.locator.sessionDir(workspace),
+        { maxBytes: IMPORT_BODY_LIMIT, maxLineBytes: IMPORT_LINE_LIMIT },
+        (headerId) => {
+          const keep = SessionIdSchema.safeParse(headerId).success && !idInUse(headerId);
+          mine = keep ? headerId : uuidv7();
+          reserved.add(mine);
+          return mine;
+        },
+      ).catch((error: unknown) => {
+        throw importError(error);
+      });
+      const { sessionId, file } = imported;
+      deps.locator.register(sessionId, file, workspace);
+      deps.owners.setOwner(sessionId, request.user.name);
+      const item = (await listWorkspaceSessions(deps, workspace)).find((s) => s.id === sessionId);
+      return reply.code(201).send({
+        session: item ?? { id: sessionId, workspaceId: workspace.id },
+        ...(imported.replacedId !== undefined ? { replacedId: imported.replacedId } : {}),
+      });
+    } finally {
+      if (mine !== undefined) reserved.delete(mine);
+      release();
+    }
+  });
 }
 
-function checkImport(file: string): { sessionId: string; timestamp: string } {
-  let store: SessionStore;
-  try {
-    store = SessionStore.openReadOnly(file);
-  } catch (error) {
-    if (error instanceof NotASessionFileError) {
-      throw new ArborError(
-        'invalid_argument',
-        'Not a session file: the first line must be a session header ({"type":"session",...}).',
-      );
-    }
-    throw new ArborError('invalid_argument', 'The session file could not be read.');
-  }
-  try {
-    const report = store.openReport;
-    if (report.badLines.length > 0) {
-      const lines = report.badLines.slice(0, 10).join(', ');
-      throw new ArborError(
-        'invalid_argument',
-        `The session file has ${report.badLines.length} line(s) that are not valid entries (line ${lines}${report.badLines.length > 10 ? ', …' : ''}).`,
-      );
-    }
-    if (report.tornTailBytes > 0) {
-      throw new ArborError('invalid_argument', 'The session file ends with an incomplete line.');
-    }
-    const id = SessionIdSchema.safeParse(store.header.id);
-    if (!id.success) {
-      throw new ArborError('invalid_argument', 'The session header has an id Arbor cannot use.');
-    }
-    // The timestamp becomes part of a file name: only an ISO-8601 time is trusted for that.
-    const stamp = store.header.timestamp;
-    const timestamp = /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z$/.test(stamp)
-      ? stamp
-      : new Date().toISOString();
-    return { sessionId: id.data, timestamp };
-  } finally {
-    store.close();
+function importError(error: unknown): unknown {
+  if (!(error instanceof SessionImportError)) return error;
+  switch (error.kind) {
+    case 'invalid':
+      return new ArborError('invalid_argument', error.message);
+    case 'too_large':
+      return new ArborError('payload_too_large', error.message);
+    case 'conflict':
+      return new ArborError('conflict', error.message);
+    default:
+      return assertNever(error.kind);
   }
 }

@@ -1,4 +1,5 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { canWriteSession as mayWriteSession, mayAccess } from '../../../shared/authorisation';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import {
   ThinkingLevelNameSchema,
@@ -57,7 +58,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const [images, setImages] = useState<ImageContent[]>([]);
   const [panel, setPanel] = useState<Panel>('chat');
   const { notices: pageNotices, report } = usePageNotices();
-  const canCreate = me.user.role !== 'viewer';
+  const canCreate = mayAccess(me.user, null, 'create');
 
   useEffect(() => {
     // Big sessions lay their graph out in a worker: start it while the session loads.
@@ -375,9 +376,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   );
 
   const canWriteSession = useCallback(
-    (session: SessionListItem) =>
-      me.user.role === 'admin' ||
-      (me.user.role === 'member' && (session.owner === null || session.owner === me.user.name)),
+    (session: SessionListItem) => mayWriteSession(me.user, session.owner),
     [me],
   );
 

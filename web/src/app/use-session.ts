@@ -86,7 +86,10 @@ export function useSession(
     if (needsResync && sessionId) void socket.resync(sessionId).catch(() => undefined);
   }, [needsResync, socket, sessionId]);
 
-  /** Fetches entry bodies the page has not asked for yet (once each, in batches of 500). */
+  /**
+   * Fetches entry bodies the page has not asked for yet (once each, in batches of 500). The server
+   * answers as many as fit one frame and defers the rest, which are asked for again at once.
+   */
   const loadBodies = useCallback(
     (ids: readonly string[]) => {
       const sessionId = current.current;
@@ -94,8 +97,7 @@ export function useSession(
       const wanted = ids.filter((id) => !requested.current.has(id));
       if (wanted.length === 0) return;
       wanted.forEach((id) => requested.current.add(id));
-      for (let i = 0; i < wanted.length; i += 500) {
-        const batch = wanted.slice(i, i + 500);
+      const fetchBatch = (batch: string[]) => {
         socket
           .request<'get_entries'>({ type: 'get_entries', sessionId, ids: batch })
           .then((result) => {
@@ -107,12 +109,18 @@ export function useSession(
               if (parsed.success) entries.push(parsed.data);
             }
             const read = new Set(entries.map((entry) => entry.id));
-            const unavailable = batch.filter((id) => !read.has(id));
-            if (current.current === sessionId)
-              dispatch({ type: 'entries_loaded', entries, unavailable });
+            const deferred = result.deferred ?? [];
+            const later = new Set(deferred);
+            const unavailable = batch.filter((id) => !read.has(id) && !later.has(id));
+            if (current.current !== sessionId) return;
+            dispatch({ type: 'entries_loaded', entries, unavailable });
+            // Progress is certain: every answer carries at least one of the ids it was asked for.
+            if (deferred.length > 0 && deferred.length < batch.length) fetchBatch(deferred);
+            else deferred.forEach((id) => requested.current.delete(id));
           })
           .catch(() => batch.forEach((id) => requested.current.delete(id)));
-      }
+      };
+      for (let i = 0; i < wanted.length; i += 500) fetchBatch(wanted.slice(i, i + 500));
     },
     [socket],
   );

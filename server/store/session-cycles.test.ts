@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { decodeTree, encodeTree } from '../../shared/tree-wire.js';
+import { SessionStore } from './session-store.js';
+
+/*
+ * A session file whose parents form a cycle (put in a session folder by hand or by another
+ * program; imports refuse it) still opens and its tree can be sent: the cycle's entries are
+ * drawn as roots, as orphans are.
+ */
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const TIME = '2026-01-02T03:04:05.000Z';
+const user = (id: string, parentId: string | null) =>
+  JSON.stringify({
+    type: 'message',
+    id,
+    parentId,
+    timestamp: TIME,
+    message: { role: 'user', content: id, timestamp: 1 },
+  });
+
+it('draws the entries of a parent cycle as roots, so the tree encodes and decodes', () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-cycle-'));
+  const file = path.join(dir, 'cycle.jsonl');
+  const header = { type: 'session', version: 3, id: 'c1', timestamp: TIME, cwd: dir };
+  const lines = [
+    JSON.stringify(header),
+    user('root0001', null),
+    user('aaaa0001', 'bbbb0002'),
+    user('bbbb0002', 'aaaa0001'),
+    user('kid00003', 'aaaa0001'),
+  ];
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  const store = SessionStore.openReadOnly(file);
+  try {
+    const tree = store.getTree();
+    const decoded = decodeTree(encodeTree(tree));
+    expect(typeof decoded).not.toBe('string');
+    const parents = Object.fromEntries(tree.map((node) => [node.id, node.parentId]));
+    expect(parents).toEqual({
+      root0001: null,
+      aaaa0001: null,
+      bbbb0002: null,
+      kid00003: 'aaaa0001',
+    });
+    expect(store.buildSessionContext('kid00003').messages.length).toBeGreaterThan(0);
+  } finally {
+    store.close();
+  }
+});

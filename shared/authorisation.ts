@@ -1,0 +1,68 @@
+import type { CommandType, UserSummary } from './protocol.js';
+import { assertNever } from './agent-events.js';
+
+/*
+ * The authorisation model (docs/decisions/030-authorisation.md, 055), as pure functions so that
+ * HTTP routes, WebSocket commands and the page ask the same question. Every session in a
+ * configured workspace is readable by every user; making a session (new, import, fork, clone)
+ * needs the member or admin role; writing needs ownership (members) or the admin role; viewers
+ * read and nothing else.
+ */
+
+export type Access = 'read' | 'create' | 'write';
+
+/** What a user may do to one session, given its owner (`null`: no recorded owner). */
+export function mayAccess(user: UserSummary, owner: string | null, access: Access): boolean {
+  switch (access) {
+    case 'read':
+      return true;
+    case 'create':
+      return user.role === 'admin' || user.role === 'member';
+    case 'write':
+      return user.role === 'admin' || (user.role === 'member' && owner === user.name);
+    default:
+      return assertNever(access);
+  }
+}
+
+/** Whether `user` may act in (prompt, rename, delete, …) a session owned by `owner`. */
+export function canWriteSession(user: UserSummary, owner: string | null): boolean {
+  return mayAccess(user, owner, 'write');
+}
+
+/**
+ * The access each WebSocket command needs on the session it names. Fork and clone make a new
+ * session, so they need what starting one needs: a viewer, who reads, makes no sessions (a viewer
+ * could otherwise fill the disk with copies it can neither use nor delete; decision 055).
+ */
+export function accessFor(command: CommandType): Access {
+  switch (command) {
+    case 'subscribe':
+    case 'unsubscribe':
+    case 'get_state':
+    case 'get_tree':
+    case 'get_entries':
+    case 'switch_session':
+    case 'ping':
+      return 'read';
+    case 'new_session':
+    case 'fork':
+    case 'clone':
+      return 'create';
+    case 'prompt':
+    case 'steer':
+    case 'follow_up':
+    case 'abort':
+    case 'clear_queue':
+    case 'dequeue':
+    case 'navigate_tree':
+    case 'compact':
+    case 'set_model':
+    case 'set_thinking_level':
+    case 'set_label':
+    case 'set_session_name':
+      return 'write';
+    default:
+      return assertNever(command);
+  }
+}
