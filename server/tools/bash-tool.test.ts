@@ -184,6 +184,19 @@ describe('bash in the sandbox', () => {
     expect(fs.existsSync(path.join(os.homedir(), 'arbor-sandbox-probe'))).toBe(false);
   });
 
+  it("reads its own session's full output, but not another session's", async () => {
+    const mine = bash('sandboxed');
+    const out = await run(mine, { command: 'seq 1 5000' });
+    const full = /Full output: (.+)\]$/.exec(out)![1]!;
+    expect(await run(mine, { command: `wc -l < ${full}` })).toBe('5000\n');
+    await expect(run(mine, { command: `echo x >> ${full}` })).rejects.toThrow(/Read-only/);
+    const theirs = bash('sandboxed');
+    await expect(run(theirs, { command: `cat ${full}` })).rejects.toThrow(
+      /No such file or directory/,
+    );
+    expect(fs.readFileSync(full, 'utf8').split('\n').length).toBe(5001);
+  });
+
   it('has no network unless allowed', async () => {
     const server = net.createServer((socket) => socket.end('hello from host\n'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

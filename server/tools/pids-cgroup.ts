@@ -94,6 +94,47 @@ function findPidsParent(): string | null {
 }
 
 let parent: string | null | undefined;
+/** Cgroups of this process not yet removed, tried once more at exit. */
+const outstanding = new Set<string>();
+let swept = false;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes empty cgroups left by servers that exited before theirs had emptied. */
+function sweepStale(dir: string): void {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const match = /^arbor-bash-(\d+)-[0-9a-f]+$/.exec(name);
+    if (!match || Number(match[1]) === process.pid || isAlive(Number(match[1]))) continue;
+    try {
+      fs.rmdirSync(path.join(dir, name));
+    } catch {
+      // still in use, or not ours to remove
+    }
+  }
+}
+
+function removeOutstanding(): void {
+  for (const dir of outstanding) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // swept by the next server
+    }
+  }
+}
 
 /** True when commands can be put in a pids cgroup here. */
 export function pidsCgroupAvailable(): boolean {
@@ -111,6 +152,11 @@ export interface PidsCgroup {
 /** A new pids cgroup allowing `max` tasks, or undefined when none can be made. */
 export function createPidsCgroup(max: number): PidsCgroup | undefined {
   if (!pidsCgroupAvailable() || parent == null) return undefined;
+  if (!swept) {
+    swept = true;
+    sweepStale(parent);
+    process.once('exit', removeOutstanding);
+  }
   const dir = path.join(
     parent,
     `arbor-bash-${process.pid}-${crypto.randomBytes(4).toString('hex')}`,
@@ -126,6 +172,7 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
     }
     return undefined;
   }
+  outstanding.add(dir);
   return {
     procsFile: path.join(dir, 'cgroup.procs'),
     remove() {
@@ -133,6 +180,7 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
       const attempt = () => {
         try {
           fs.rmdirSync(dir);
+          outstanding.delete(dir);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           // Busy while the last killed processes exit.

@@ -42,6 +42,14 @@ export interface ChildResult {
   ok: boolean;
   text: string;
   details?: { fullOutputPath?: string };
+  /** The tool's description, as the model sees it. */
+  description: string;
+  /** The full-output file, seen by the tool process before it exited. */
+  log?: {
+    lines: number;
+    mode: number;
+    folders: { path: string; mode: number; uid: number; isDirectory: boolean }[];
+  };
 }
 
 export function bashAs(

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createBashTool, type BashToolOptions } from '../bash-tool.js';
 
 /*
@@ -17,6 +20,26 @@ interface ChildInput {
 const input = JSON.parse(process.argv[2] ?? '{}') as ChildInput;
 if (input.tmpdir !== undefined) process.env.TMPDIR = input.tmpdir;
 const tool = createBashTool(input.workspace, input.options);
+
+/** The full-output file as this process sees it before it exits (and removes its folder). */
+function describeLog(file: string | undefined) {
+  if (file === undefined) return undefined;
+  const folders: { path: string; mode: number; uid: number; isDirectory: boolean }[] = [];
+  for (let dir = path.dirname(file); dir !== os.tmpdir() && dir !== '/'; dir = path.dirname(dir)) {
+    const stat = fs.lstatSync(dir);
+    folders.push({
+      path: dir,
+      mode: stat.mode & 0o7777,
+      uid: stat.uid,
+      isDirectory: stat.isDirectory(),
+    });
+  }
+  return {
+    lines: fs.readFileSync(file, 'utf8').split('\n').length,
+    mode: fs.statSync(file).mode & 0o7777,
+    folders,
+  };
+}
 try {
   const result = await tool.execute(
     tool.parse({
@@ -26,7 +49,13 @@ try {
     { signal: new AbortController().signal, onUpdate: () => {} },
   );
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-  process.stdout.write(`${JSON.stringify({ ok: true, text, details: result.details })}\n`);
+  const description = tool.spec.description;
+  const details = result.details as { fullOutputPath?: string } | undefined;
+  const log = describeLog(details?.fullOutputPath);
+  process.stdout.write(`${JSON.stringify({ ok: true, text, details, description, log })}\n`);
 } catch (error) {
-  process.stdout.write(`${JSON.stringify({ ok: false, text: (error as Error).message })}\n`);
+  const description = tool.spec.description;
+  process.stdout.write(
+    `${JSON.stringify({ ok: false, text: (error as Error).message, description })}\n`,
+  );
 }
