@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
 
 /*
@@ -13,8 +13,11 @@ import { bashAs, giveTo, identities, type Identity } from './test-support/bash-a
 
 let base: string;
 
+/** Outside /tmp: the sandbox's /tmp is its own, so files under the host's would hide anyway. */
+const persistentTmp = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
+
 beforeEach(() => {
-  base = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-sandbox-'));
+  base = fs.mkdtempSync(path.join(persistentTmp, 'arbor-sandbox-'));
   fs.chmodSync(base, 0o755);
 });
 afterEach(() => {
@@ -32,6 +35,7 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     const workspace = makeWorkspace(who);
     const probe = `/etc/arbor-escape-${crypto.randomBytes(6).toString('hex')}`;
     const hostMounts = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+    onTestFinished(() => fs.rmSync(probe, { force: true }));
     const result = await bashAs(who, {
       workspace,
       options: { mode: 'sandboxed' },
