@@ -211,6 +211,7 @@ async function runCommand(
   );
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
+      cgroup?.remove();
       reject(new Error('Command aborted'));
       return;
     }

@@ -114,7 +114,8 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
   ];
   // Ancestors before descendants: a hidden folder that holds the workspace is covered first and
   // the workspace bound into it after; one inside the workspace is covered after the bind.
-  const hide = [...new Set(spec.hide)].filter((p) => p !== '/');
+  // Never the root (that would hide the system) nor the workspace itself (it stays writable).
+  const hide = [...new Set(spec.hide)].filter((p) => p !== '/' && p !== workspace);
   const mounts = [
     ...hide.map((p) => ({ path: p, bind: false })),
     { path: workspace, bind: true },
