@@ -46,6 +46,18 @@ describe('sandboxArgs', () => {
     ]);
   });
 
+  it('never covers the root, the workspace, /tmp, /dev or /proc', () => {
+    const odd = { ...spec, hide: ['/', '/tmp', '/dev/shm', '/proc/1', spec.workspace] };
+    expect(mounts(sandboxArgs(odd, 'true'))).toEqual([
+      '--ro-bind /',
+      '--tmpfs /dev/shm',
+      '--tmpfs /tmp',
+      '--bind /home/me/projects/app',
+      '--ro-bind /tmp/arbor-tool-output-x/bash-y',
+      '--remount-ro /dev',
+    ]);
+  });
+
   it('runs the command itself as the last argument, after the limits are set', () => {
     const args = sandboxArgs(spec, 'echo "$HOME" ; rm -rf x');
     expect(args.slice(-5, -2)).toEqual(['/bin/bash', '-c', args.at(-3)]);

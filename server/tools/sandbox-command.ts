@@ -114,8 +114,13 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
   ];
   // Ancestors before descendants: a hidden folder that holds the workspace is covered first and
   // the workspace bound into it after; one inside the workspace is covered after the bind.
-  // Never the root (that would hide the system) nor the workspace itself (it stays writable).
-  const hide = [...new Set(spec.hide)].filter((p) => p !== '/' && p !== workspace);
+  // Never the root (that would hide the system), the workspace itself (it stays writable), nor
+  // what the sandbox already has of its own (/tmp, /dev, /proc): a home folder of /tmp is hidden
+  // by the private /tmp, and covering that would leave no /tmp to write.
+  const hide = [...new Set(spec.hide)].filter(
+    (p) =>
+      p !== '/' && p !== '/tmp' && p !== workspace && !isWithin(p, '/dev') && !isWithin(p, '/proc'),
+  );
   const mounts = [
     ...hide.map((p) => ({ path: p, bind: false })),
     { path: workspace, bind: true },

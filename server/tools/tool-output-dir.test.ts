@@ -29,8 +29,9 @@ function uidOf(who: Identity): number {
   return who === 'nobody' ? nobodyIds().uid : process.getuid!();
 }
 
-/** A uid other than `who`'s: the hostile local user. */
-function otherUid(who: Identity): { uid: number; gid: number } {
+/** A uid other than `who`'s: the hostile local user (only root can give files away). */
+function otherUid(who: Identity): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
   return who === 'nobody' ? { uid: 0, gid: 0 } : nobodyIds();
 }
 
@@ -44,11 +45,11 @@ function setTrap(who: Identity, trap: Trap): string {
   const other = otherUid(who);
   if (trap === 'symlink') {
     fs.symlinkSync(loot, shared);
-    fs.lchownSync(shared, other.uid, other.gid);
+    if (other) fs.lchownSync(shared, other.uid, other.gid);
   } else {
     fs.mkdirSync(shared);
-    fs.chownSync(shared, other.uid, other.gid);
-    fs.chmodSync(shared, trap === 'open folder of another user' ? 0o777 : 0o755);
+    if (other) fs.chownSync(shared, other.uid, other.gid);
+    fs.chmodSync(shared, trap === 'open folder of another user' ? 0o777 : 0o555);
   }
   return loot;
 }
