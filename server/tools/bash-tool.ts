@@ -7,7 +7,12 @@ import stream from 'node:stream';
 import { z } from 'zod';
 import type { ToolResultValue } from '../agent/agent-types.js';
 import { checkUserNamespace, hiddenPaths } from './bash-sandbox.js';
-import { DEFAULT_SANDBOX_LIMITS, sandboxArgs, type SandboxLimits } from './sandbox-command.js';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  describeBytes,
+  sandboxArgs,
+  type SandboxLimits,
+} from './sandbox-command.js';
 import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
 import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
 import { defineTool } from './tool-args.js';
@@ -175,10 +180,11 @@ const schema = z.strictObject({
 function sandboxNote(options: BashToolOptions): string {
   if (options.mode !== 'sandboxed') return '';
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+  const processes = processLimitHolds() ? `${limits.processes} processes, ` : '';
   return (
-    ` Runs in a sandbox: only the workspace is writable, /tmp is private (${formatSize(limits.tmpBytes)})` +
-    `${options.network ? '' : ', there is no network'}, and Arbor's data, other workspaces and the home folder are hidden.` +
-    ` Limits: ${processLimitHolds() ? `${limits.processes} processes, ` : ''}${formatSize(limits.memoryBytes)} of memory per process, ${formatSize(limits.fileBytes)} per file.`
+    ` Runs in a sandbox: only the workspace is writable, /tmp is private (${describeBytes(limits.tmpBytes)})` +
+    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces and the home folder are hidden.` +
+    ` Limits: ${processes}${describeBytes(limits.memoryBytes)} of memory per process, ${describeBytes(limits.fileBytes)} per file.`
   );
 }
 

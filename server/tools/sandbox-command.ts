@@ -40,6 +40,13 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   shmBytes: 64 * MiB,
 };
 
+/** A size as a person writes it: "2 GiB", "512 MiB". */
+export function describeBytes(bytes: number): string {
+  if (bytes >= GiB && bytes % GiB === 0) return `${bytes / GiB} GiB`;
+  if (bytes >= MiB) return `${Math.round(bytes / MiB)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
+}
+
 /** A hidden directory is an empty tmpfs this small, then made read-only. */
 const HIDDEN_TMPFS_BYTES = 64 * 1024;
 
