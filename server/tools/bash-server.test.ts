@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { removeToolOutputRoot } from './tool-output-dir.js';
 import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
 
@@ -9,6 +10,9 @@ import { WsTestClient } from '../app/test-support/ws-test-client.js';
  * key in models.json, the other files of the data folder, another workspace's files and the
  * server's environment. The server's own wiring must hand the sandbox what to hide.
  */
+
+// Worker threads end without an exit event: the logs of this file go with it.
+afterAll(removeToolOutputRoot);
 
 let server: TestServer | undefined;
 let client: WsTestClient | undefined;

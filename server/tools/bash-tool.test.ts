@@ -2,11 +2,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeToolOutputRoot } from './tool-output-dir.js';
 import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
 import { createBashTool } from './bash-tool.js';
 import { createTools } from './create-tools.js';
 import { bashAs } from './test-support/bash-as.js';
+
+// Worker threads end without an exit event: the logs of this file go with it.
+afterAll(removeToolOutputRoot);
 
 let base: string;
 let workspace: string;

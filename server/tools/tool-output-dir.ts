@@ -13,14 +13,15 @@ import path from 'node:path';
 
 let root: string | undefined;
 
-function removeRoot(): void {
+/** Removes the process's folder and every log in it (at exit; tests call it when done). */
+export function removeToolOutputRoot(): void {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 }
 
 /** The process's private folder, made on first call (again if something removed it). */
 export function toolOutputRoot(): string {
   if (root && fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) return root;
-  if (!root) process.once('exit', removeRoot);
+  if (!root) process.once('exit', removeToolOutputRoot);
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-tool-output-'));
   return root;
 }
