@@ -138,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         teamMode: authRequired(),
         allowUnsandboxedBash: config.allowUnsandboxedBash,
         bwrapAvailable: bwrap,
+        dataDir: config.dataDir,
+        workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
     coalesceMs: config.coalesceMs,
     replayEvents: config.replayEvents,

@@ -87,7 +87,9 @@ export async function runRun(args: string[]): Promise<number> {
       store,
       catalog,
       modelId: model.id,
-      toolPolicy: { bash: findOnPath('bwrap') ? 'sandboxed' : 'unsandboxed' },
+      toolPolicy: findOnPath('bwrap')
+        ? { bash: 'sandboxed', sandbox: { dataDir, workspaces: [workspace] } }
+        : { bash: 'unsandboxed' },
     });
     session.subscribe((event) => write(event));
     const interrupt = () => void session.abort();

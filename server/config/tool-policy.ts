@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ToolPolicy } from '../tools/create-tools.js';
 
-export interface ToolPolicy {
-  bash: 'sandboxed' | 'unsandboxed' | 'off';
-}
+export type { ToolPolicy };
 
 /** True when bubblewrap (`bwrap`) is on the PATH, so bash can run sandboxed. */
 export function hasBwrap(envPath: string = process.env.PATH ?? ''): boolean {
@@ -19,16 +18,27 @@ export function hasBwrap(envPath: string = process.env.PATH ?? ''): boolean {
 }
 
 /**
- * How bash may run. Sandboxed whenever bwrap exists. Without it, a single user on loopback runs
- * bash as themselves (as pi does), but a team server keeps bash off unless the operator sets
- * `allowUnsandboxedBash`: any member could otherwise run commands as the server's user.
+ * How bash may run. Sandboxed whenever bwrap exists, with the data folder and every workspace
+ * named so the sandbox can hide them (all but the session's own). Without bwrap, a single user on
+ * loopback runs bash as themselves (as pi does), but a team server keeps bash off unless the
+ * operator sets `allowUnsandboxedBash`: any member could otherwise run commands as the server's
+ * user.
  */
 export function toolPolicyFor(opts: {
   teamMode: boolean;
   allowUnsandboxedBash: boolean;
   bwrapAvailable: boolean;
+  dataDir?: string;
+  workspaces?: string[];
 }): ToolPolicy {
-  if (opts.bwrapAvailable) return { bash: 'sandboxed' };
+  if (opts.bwrapAvailable)
+    return {
+      bash: 'sandboxed',
+      sandbox: {
+        ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+        ...(opts.workspaces !== undefined ? { workspaces: opts.workspaces } : {}),
+      },
+    };
   if (!opts.teamMode || opts.allowUnsandboxedBash) return { bash: 'unsandboxed' };
   return { bash: 'off' };
 }

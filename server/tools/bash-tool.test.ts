@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeToolOutputRoot } from './tool-output-dir.js';
 import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
-import { outputDirFor } from './bash-tool.js';
+import { createBashTool } from './bash-tool.js';
 import { createTools } from './create-tools.js';
+import { bashAs } from './test-support/bash-as.js';
+
+// Worker threads end without an exit event: the logs of this file go with it.
+afterAll(removeToolOutputRoot);
 
 let base: string;
 let workspace: string;
@@ -109,25 +114,42 @@ describe('bash', () => {
   });
 
   it('still answers, without naming a file, when the full output cannot be saved', async () => {
-    // A file where the output folder should be: the folder cannot be made.
-    const blocked = [outputDirFor(workspace), outputDirFor(fs.realpathSync(workspace))];
-    for (const dir of blocked) {
-      fs.mkdirSync(path.dirname(dir), { recursive: true });
-      fs.writeFileSync(dir, 'not a folder');
-    }
-    try {
-      const out = await run(bash('unsandboxed'), { command: 'seq 1 5000' });
-      expect(out).toMatch(/^3002\n/);
-      expect(out).toMatch(
+    // A file where the temp folder should be: no log folder can be made.
+    const notAFolder = path.join(base, 'not-a-folder');
+    fs.writeFileSync(notAFolder, 'not a folder');
+    for (const mode of ['unsandboxed', 'sandboxed'] as const) {
+      const result = await bashAs('server user', {
+        workspace: fs.realpathSync(workspace),
+        options: { mode },
+        command: 'seq 1 5000',
+        tmpdir: notAFolder,
+      });
+      expect(result.ok).toBe(true);
+      expect(result.text).toMatch(/^3002\n/);
+      expect(result.text).toMatch(
         /\[Showing lines 3002-5001 of 5001\. The full output could not be saved\]$/,
       );
-    } finally {
-      for (const dir of blocked) fs.rmSync(dir, { force: true });
     }
+  }, 60_000);
+
+  it('treats a timeout too long for a timer as the longest timeout', async () => {
+    expect(await run(bash('unsandboxed'), { command: 'echo done', timeout: 1e10 })).toBe('done\n');
   });
 
-  it('treats a timeout too long for a timer as no timeout', async () => {
-    expect(await run(bash('unsandboxed'), { command: 'echo done', timeout: 1e10 })).toBe('done\n');
+  it('gives a command without a timeout the default one, and caps a longer one', async () => {
+    for (const mode of ['unsandboxed', 'sandboxed'] as const) {
+      const tool = createBashTool(fs.realpathSync(workspace), {
+        mode,
+        timeouts: { defaultSeconds: 0.3, maxSeconds: 0.6 },
+      });
+      expect(tool.spec.description).toContain('(default 0.3, at most 0.6)');
+      await expect(run(tool, { command: 'sleep 20' })).rejects.toThrow(
+        'Command timed out after 0.3 seconds',
+      );
+      await expect(run(tool, { command: 'sleep 20', timeout: 100 })).rejects.toThrow(
+        'Command timed out after 0.6 seconds',
+      );
+    }
   });
 
   it('does not pass server secrets to commands', async () => {
@@ -164,6 +186,19 @@ describe('bash in the sandbox', () => {
     ).rejects.toThrow();
     expect(fs.existsSync(target)).toBe(false);
     expect(fs.existsSync(path.join(os.homedir(), 'arbor-sandbox-probe'))).toBe(false);
+  });
+
+  it("reads its own session's full output, but not another session's", async () => {
+    const mine = bash('sandboxed');
+    const out = await run(mine, { command: 'seq 1 5000' });
+    const full = /Full output: (.+)\]$/.exec(out)![1]!;
+    expect(await run(mine, { command: `wc -l < ${full}` })).toBe('5000\n');
+    await expect(run(mine, { command: `echo x >> ${full}` })).rejects.toThrow(/Read-only/);
+    const theirs = bash('sandboxed');
+    await expect(run(theirs, { command: `cat ${full}` })).rejects.toThrow(
+      /No such file or directory/,
+    );
+    expect(fs.readFileSync(full, 'utf8').split('\n').length).toBe(5001);
   });
 
   it('has no network unless allowed', async () => {

@@ -6,6 +6,15 @@ import path from 'node:path';
 import stream from 'node:stream';
 import { z } from 'zod';
 import type { ToolResultValue } from '../agent/agent-types.js';
+import { checkUserNamespace, hiddenPaths } from './bash-sandbox.js';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  describeBytes,
+  sandboxArgs,
+  type SandboxLimits,
+} from './sandbox-command.js';
+import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
+import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
 import { defineTool } from './tool-args.js';
 import {
   DEFAULT_MAX_BYTES,
@@ -17,10 +26,13 @@ import {
 
 /*
  * bash: one command in the workspace, output streamed as it comes, the whole process tree killed
- * on abort or timeout. Sandboxed with bubblewrap when asked: the filesystem read-only except the
- * workspace and a private /tmp, no network unless allowed, its own PID namespace so nothing
- * outlives the call. The environment is an allowlist, so server secrets (API keys) never reach a
- * command and so never reach a session file.
+ * on abort or timeout (10 minutes unless the model asks for another, at most an hour). Sandboxed
+ * with bubblewrap when asked (sandbox-command.ts): an unprivileged user namespace without
+ * capabilities, the filesystem read-only except the workspace and a bounded private /tmp, Arbor's
+ * data folder, the other workspaces and the home folder hidden, no network unless allowed, its
+ * own PID namespace so nothing outlives the call, and hard limits on processes, memory and file
+ * size. The environment is an allowlist, so server secrets (API keys) never reach a command and
+ * so never reach a session file.
  */
 
 export type BashMode = 'sandboxed' | 'unsandboxed';
@@ -31,6 +43,16 @@ export interface BashToolOptions {
   network?: boolean;
   /** Where bwrap is; found on PATH when absent. */
   bwrapPath?: string | null;
+  /** Arbor's data folder, hidden from the sandbox. */
+  dataDir?: string;
+  /** Every configured workspace; those outside this one are hidden from the sandbox. */
+  workspaces?: string[];
+  /** The server user's home, hidden from the sandbox; `os.homedir()` when absent. */
+  homeDir?: string;
+  /** Sandbox limits; the defaults where absent. */
+  limits?: Partial<SandboxLimits>;
+  /** The timeout when the model gives none, and the longest it may ask for, in seconds. */
+  timeouts?: { defaultSeconds?: number; maxSeconds?: number };
 }
 
 const ENV_ALLOWLIST = [
@@ -45,8 +67,10 @@ const ENV_ALLOWLIST = [
   'SHELL',
 ];
 const UPDATE_INTERVAL_MS = 50;
-/** setTimeout's longest wait; a longer timeout would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A command the model gives no timeout ends after this long. */
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+/** The longest timeout a command gets, whatever the model asks. */
+export const MAX_TIMEOUT_SECONDS = 3600;
 
 export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | null {
   for (const dir of envPath.split(path.delimiter)) {
@@ -62,53 +86,84 @@ export function findOnPath(name: string, envPath = process.env.PATH ?? ''): stri
   return null;
 }
 
-/** Where full outputs of truncated commands are kept, per workspace. */
-export function outputDirFor(workspace: string): string {
-  const hash = crypto.createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-  return path.join(os.tmpdir(), 'arbor-tool-output', hash);
+/** How one command is started. */
+interface Launch {
+  file: string;
+  args: string[];
+  /** Holds the command's processes when the server runs as root; removed after the command. */
+  cgroup?: PidsCgroup;
 }
 
-function commandLine(
-  workspace: string,
-  command: string,
-  options: BashToolOptions,
-  bwrap: string | null,
-): { file: string; args: string[] } {
-  if (options.mode === 'unsandboxed') return { file: '/bin/bash', args: ['-c', command] };
-  if (!bwrap)
-    throw new Error(
-      'bash is unavailable: the sandbox (bubblewrap) is not installed on this server',
+/** Root is exempt from RLIMIT_NPROC; only a pids cgroup bounds its processes. */
+const runsAsRoot = () => process.getuid?.() === 0;
+
+/** True when the sandbox's process limit holds for this server. */
+function processLimitHolds(): boolean {
+  return !runsAsRoot() || pidsCgroupAvailable();
+}
+
+/** One bash tool's state: its private full-output folder, made on first need. */
+class BashRunner {
+  private outputDir: string | undefined;
+  private readonly bwrap: string | null;
+  private readonly limits: SandboxLimits;
+
+  constructor(
+    readonly workspace: string,
+    readonly options: BashToolOptions,
+  ) {
+    this.bwrap = options.bwrapPath === undefined ? findOnPath('bwrap') : options.bwrapPath;
+    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+  }
+
+  /** This tool's log folder (made again if something removed it). */
+  logDir(): string {
+    if (!this.outputDir || !fs.statSync(this.outputDir, { throwIfNoEntry: false })?.isDirectory())
+      this.outputDir = newToolOutputDir();
+    return this.outputDir;
+  }
+
+  async launch(command: string): Promise<Launch> {
+    if (this.options.mode === 'unsandboxed') return { file: '/bin/bash', args: ['-c', command] };
+    const bwrap = this.bwrap;
+    if (!bwrap)
+      throw new Error(
+        'bash is unavailable: the sandbox (bubblewrap) is not installed on this server',
+      );
+    await checkUserNamespace(bwrap);
+    // Without a log folder the command still runs; only its full output cannot be kept.
+    let logDir: string | undefined;
+    try {
+      logDir = this.logDir();
+    } catch {
+      logDir = undefined;
+    }
+    const hide = hiddenPaths({
+      workspace: this.workspace,
+      homeDir: this.options.homeDir ?? os.homedir(),
+      ...(logDir !== undefined ? { outputRoot: toolOutputRoot() } : {}),
+      ...(this.options.dataDir !== undefined ? { dataDir: this.options.dataDir } : {}),
+      ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
+    });
+    const args = sandboxArgs(
+      {
+        workspace: this.workspace,
+        hide,
+        readOnly: logDir !== undefined ? [logDir] : [],
+        network: this.options.network ?? false,
+        limits: this.limits,
+      },
+      command,
     );
-  const outputDir = outputDirFor(workspace);
-  fs.mkdirSync(outputDir, { recursive: true });
-  const args = [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--bind',
-    workspace,
-    workspace,
-    '--ro-bind',
-    outputDir,
-    outputDir,
-    '--unshare-pid',
-    ...(options.network ? [] : ['--unshare-net']),
-    '--die-with-parent',
-    '--new-session',
-    '--chdir',
-    workspace,
-    '--',
-    '/bin/bash',
-    '-c',
-    command,
-  ];
-  return { file: bwrap, args };
+    const cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
+    if (!cgroup) return { file: bwrap, args };
+    // The shell joins the cgroup, then becomes bwrap: every process of the command starts inside.
+    return {
+      file: '/bin/sh',
+      args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
+      cgroup,
+    };
+  }
 }
 
 const schema = z.strictObject({
@@ -117,46 +172,62 @@ const schema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe('Timeout in seconds (optional, no default timeout)'),
+    .describe(
+      `Timeout in seconds (optional; default ${DEFAULT_TIMEOUT_SECONDS}, at most ${MAX_TIMEOUT_SECONDS})`,
+    ),
 });
 
+function sandboxNote(options: BashToolOptions): string {
+  if (options.mode !== 'sandboxed') return '';
+  const limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+  const processes = processLimitHolds() ? `${limits.processes} processes, ` : '';
+  return (
+    ` Runs in a sandbox: only the workspace is writable, /tmp is private (${describeBytes(limits.tmpBytes)})` +
+    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces and the home folder are hidden.` +
+    ` Limits: ${processes}${describeBytes(limits.memoryBytes)} of memory per process, ${describeBytes(limits.fileBytes)} per file.`
+  );
+}
+
 export function createBashTool(workspace: string, options: BashToolOptions) {
-  const bwrap = options.bwrapPath === undefined ? findOnPath('bwrap') : options.bwrapPath;
-  const sandboxNote =
-    options.mode === 'sandboxed'
-      ? ` Runs in a sandbox: only the workspace is writable, /tmp is private${options.network ? '' : ', and there is no network'}.`
-      : '';
+  const runner = new BashRunner(workspace, options);
+  const defaultTimeout = options.timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const maxTimeout = options.timeouts?.maxSeconds ?? MAX_TIMEOUT_SECONDS;
   return defineTool({
     name: 'bash',
-    description: `Execute a bash command in the workspace. Returns stdout and stderr. Output is truncated to the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first); the full output is then saved to a file. Optionally provide a timeout in seconds.${sandboxNote}`,
+    description: `Execute a bash command in the workspace. Returns stdout and stderr. Output is truncated to the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first); the full output is then saved to a file. Optionally provide a timeout in seconds (default ${defaultTimeout}, at most ${maxTimeout}).${sandboxNote(options)}`,
     schema,
     execute: (args, { signal, onUpdate }) =>
-      runCommand(workspace, args.command, args.timeout, options, bwrap, signal, onUpdate),
+      runCommand(runner, args.command, args.timeout, signal, onUpdate),
   });
 }
 
-function runCommand(
-  workspace: string,
+async function runCommand(
+  runner: BashRunner,
   command: string,
-  timeoutSecs: number | undefined,
-  options: BashToolOptions,
-  bwrap: string | null,
+  requestedTimeout: number | undefined,
   signal: AbortSignal,
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
+  if (signal.aborted) throw new Error('Command aborted');
+  const { file, args, cgroup } = await runner.launch(command);
+  const timeouts = runner.options.timeouts;
+  const timeoutSecs = Math.min(
+    requestedTimeout ?? timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    timeouts?.maxSeconds ?? MAX_TIMEOUT_SECONDS,
+  );
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
+      cgroup?.remove();
       reject(new Error('Command aborted'));
       return;
     }
-    const { file, args } = commandLine(workspace, command, options, bwrap);
     const env: Record<string, string> = { TERM: 'dumb' };
     for (const name of ENV_ALLOWLIST) {
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
     const child = spawn(file, args, {
-      cwd: workspace,
+      cwd: runner.workspace,
       env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -178,13 +249,12 @@ function runCommand(
     const openFullOutput = (): fs.WriteStream | undefined => {
       if (fullOutputFailed) return undefined;
       try {
-        const dir = outputDirFor(workspace);
-        fs.mkdirSync(dir, { recursive: true });
         const file = path.join(
-          dir,
+          runner.logDir(),
           `bash-${Date.now()}-${crypto.randomBytes(4).toString('hex')}.log`,
         );
-        const stream = fs.createWriteStream(file);
+        // A new file only (never through a link someone left there), readable by this user only.
+        const stream = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
         stream.on('error', () => {
           fullOutputFailed = true;
           fullOutputPath = undefined;
@@ -234,23 +304,21 @@ function runCommand(
       killTree();
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      timeoutSecs !== undefined && timeoutSecs * 1000 <= MAX_TIMER_MS
-        ? setTimeout(() => {
-            ended ??= 'timeout';
-            killTree();
-          }, timeoutSecs * 1000)
-        : undefined;
+    const timer = setTimeout(() => {
+      ended ??= 'timeout';
+      killTree();
+    }, timeoutSecs * 1000);
 
     let finished = false;
     const finish = (code: number | null, spawnError?: Error) => {
       if (finished) return;
       finished = true;
       signal.removeEventListener('abort', onAbort);
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
       if (updateTimer) clearTimeout(updateTimer);
       // Stragglers that kept a pipe open (background jobs) go with their group.
       killTree();
+      cgroup?.remove();
       if (spawnError) {
         reject(new Error(`Could not run bash: ${spawnError.message}`));
         return;

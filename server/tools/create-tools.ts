@@ -1,5 +1,6 @@
 import type { AnyAgentTool } from '../agent/agent-types.js';
 import { createBashTool } from './bash-tool.js';
+import type { SandboxLimits } from './sandbox-command.js';
 import { createEditTool } from './edit-tool.js';
 import { createFindTool } from './find-tool.js';
 import { createGrepTool } from './grep-tool.js';
@@ -13,6 +14,17 @@ export interface ToolPolicy {
   bash: 'sandboxed' | 'unsandboxed' | 'off';
   /** Network access for sandboxed bash. */
   network?: boolean;
+  /** What sandboxed bash must not see, and its limits. */
+  sandbox?: SandboxSettings;
+}
+
+export interface SandboxSettings {
+  /** Arbor's data folder: hidden. */
+  dataDir?: string;
+  /** Every configured workspace: all but the session's own are hidden. */
+  workspaces?: string[];
+  /** Defaults where absent (sandbox-command.ts). */
+  limits?: Partial<SandboxLimits>;
 }
 
 export const DEFAULT_TOOL_POLICY: ToolPolicy = { bash: 'sandboxed' };
@@ -31,6 +43,7 @@ export function createTools(
         mode: policy.bash,
         ...(policy.network !== undefined ? { network: policy.network } : {}),
         ...(options.bwrapPath !== undefined ? { bwrapPath: options.bwrapPath } : {}),
+        ...policy.sandbox,
       }),
     );
   tools.push(

@@ -1,0 +1,172 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
+
+/*
+ * The attacks on sandboxed bash, run for real as the server's user (root on a container) and as
+ * nobody: escaping the read-only view with root's capabilities, and reading Arbor's data folder,
+ * other workspaces, the home folder and the server's environment.
+ */
+
+let base: string;
+
+/** Outside /tmp: the sandbox's /tmp is its own, so files under the host's would hide anyway. */
+const persistentTmp = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
+
+beforeEach(() => {
+  base = fs.mkdtempSync(path.join(persistentTmp, 'arbor-sandbox-'));
+  fs.chmodSync(base, 0o755);
+});
+afterEach(() => {
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+function makeWorkspace(who: Identity, dir = path.join(base, 'ws')): string {
+  fs.mkdirSync(dir, { recursive: true });
+  giveTo(who, dir);
+  return fs.realpathSync(dir);
+}
+
+describe.each(identities)('bash in the sandbox, as %s', (who) => {
+  it('keeps no capability and cannot remount, unmount or write the host', async () => {
+    const workspace = makeWorkspace(who);
+    const probe = `/etc/arbor-escape-${crypto.randomBytes(6).toString('hex')}`;
+    const hostMounts = fs.readFileSync('/proc/self/mountinfo', 'utf8');
+    onTestFinished(() => fs.rmSync(probe, { force: true }));
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed' },
+      command: [
+        'grep CapEff /proc/self/status',
+        'mount -o remount,rw,bind / 2>/dev/null; echo remount=$?',
+        `touch ${probe} 2>/dev/null; echo touch=$?`,
+        'umount -l /proc 2>/dev/null; echo umount=$?',
+        'mount -t tmpfs none /mnt 2>/dev/null; echo mount=$?',
+        'echo procs=$(ls /proc | grep -c "^[0-9]")',
+      ].join('; '),
+    });
+    expect(result.text).toContain('CapEff:\t0000000000000000');
+    expect(result.text).toMatch(/remount=[1-9]/);
+    expect(result.text).toMatch(/touch=[1-9]/);
+    expect(result.text).toMatch(/umount=[1-9]/);
+    expect(result.text).toMatch(/mount=[1-9]/);
+    // Still the sandbox's own /proc: a handful of its processes, not the host's.
+    const procs = Number(/procs=(\d+)/.exec(result.text)?.[1]);
+    expect(procs).toBeGreaterThan(0);
+    expect(procs).toBeLessThan(20);
+    expect(fs.existsSync(probe)).toBe(false);
+    expect(fs.readFileSync('/proc/self/mountinfo', 'utf8')).toBe(hostMounts);
+  }, 60_000);
+
+  it('cannot see the data folder, other workspaces, the home folder or server secrets', async () => {
+    const home = path.join(base, 'home');
+    const workspace = makeWorkspace(who, path.join(home, 'projects', 'ws'));
+    const dataDir = path.join(home, '.arbor');
+    fs.mkdirSync(path.join(dataDir, 'sessions'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'models.json'), '{"apiKey":"sk-data-folder-secret"}');
+    fs.writeFileSync(path.join(dataDir, 'users.json'), '{"alice":"hash-of-alice"}');
+    fs.writeFileSync(path.join(dataDir, 'sessions', 's.jsonl'), 'other users session\n');
+    const other = path.join(base, 'other-ws');
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, 'secret.txt'), 'other workspace secret');
+    fs.mkdirSync(path.join(home, '.ssh'));
+    fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'home folder secret');
+    // A data folder reached through a link is hidden where it really is.
+    const linkedData = path.join(base, 'data-link');
+    fs.symlinkSync(dataDir, linkedData);
+    fs.writeFileSync(path.join(workspace, 'mine.txt'), 'workspace file');
+    giveTo(who, workspace);
+
+    const result = await bashAs(
+      who,
+      {
+        workspace,
+        options: {
+          mode: 'sandboxed',
+          dataDir: linkedData,
+          workspaces: [workspace, other],
+          homeDir: home,
+        },
+        command: [
+          `echo "listed: $(find ${dataDir} ${other} ${home}/.ssh -mindepth 1 2>/dev/null | grep -c .)"`,
+          `cat ${dataDir}/models.json ${dataDir}/users.json ${dataDir}/sessions/s.jsonl 2>&1`,
+          `cat ${other}/secret.txt ${home}/.ssh/id_ed25519 2>&1`,
+          `grep -r secret ${base} 2>/dev/null`,
+          `cat ${workspace}/mine.txt`,
+          'echo hello > new.txt',
+          'env',
+        ].join('; '),
+      },
+      { OPENAI_API_KEY: 'sk-environment-secret', ARBOR_TEST_TOKEN: 'environment-token' },
+    );
+    expect(result.text).not.toContain('sk-data-folder-secret');
+    expect(result.text).not.toContain('hash-of-alice');
+    expect(result.text).not.toContain('other users session');
+    expect(result.text).not.toContain('other workspace secret');
+    expect(result.text).not.toContain('home folder secret');
+    expect(result.text).toContain('listed: 0');
+    expect(result.text).not.toContain('sk-environment-secret');
+    expect(result.text).not.toContain('environment-token');
+    expect(result.text).not.toContain('OPENAI_API_KEY');
+    // The workspace inside the hidden home stays usable.
+    expect(result.text).toContain('workspace file');
+    expect(fs.readFileSync(path.join(workspace, 'new.txt'), 'utf8')).toBe('hello\n');
+  }, 60_000);
+
+  it('hides a data folder that lies inside the workspace', async () => {
+    const workspace = makeWorkspace(who);
+    const dataDir = path.join(workspace, '.arbor');
+    fs.mkdirSync(dataDir);
+    fs.writeFileSync(path.join(dataDir, 'users.json'), '{"alice":"hash-of-alice"}');
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed', dataDir, workspaces: [workspace] },
+      command: `cat .arbor/users.json 2>&1; ls -A .arbor; echo x > .arbor/users.json 2>&1; echo write=$?`,
+    });
+    expect(result.text).not.toContain('hash-of-alice');
+    expect(result.text).toMatch(/write=[1-9]/);
+    expect(fs.readFileSync(path.join(dataDir, 'users.json'), 'utf8')).toBe(
+      '{"alice":"hash-of-alice"}',
+    );
+  }, 60_000);
+});
+
+describe('bash without user namespaces', () => {
+  it('refuses to run rather than run with capabilities', async () => {
+    const workspace = makeWorkspace('server user');
+    const marker = path.join(workspace, 'ran');
+    // The tool process itself runs where no further user namespace may be made.
+    const noUserns = [
+      'bwrap',
+      '--unshare-user',
+      '--disable-userns',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--bind',
+      workspace,
+      workspace,
+      '--',
+    ];
+    const result = await bashAs(
+      'server user',
+      { workspace, options: { mode: 'sandboxed' }, command: `touch ${marker}` },
+      {},
+      noUserns,
+    );
+    expect(result.ok).toBe(false);
+    expect(result.text).toMatch(
+      /^bash is unavailable: the sandbox \(bubblewrap\) cannot create a user namespace on this server/,
+    );
+    expect(fs.existsSync(marker)).toBe(false);
+  }, 60_000);
+});

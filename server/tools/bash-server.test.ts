@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { removeToolOutputRoot } from './tool-output-dir.js';
+import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
+import { WsTestClient } from '../app/test-support/ws-test-client.js';
+
+/*
+ * The attack through a real server: a member's session runs bash that goes looking for the API
+ * key in models.json, the other files of the data folder, another workspace's files and the
+ * server's environment. The server's own wiring must hand the sandbox what to hide.
+ */
+
+// Worker threads end without an exit event: the logs of this file go with it.
+afterAll(removeToolOutputRoot);
+
+let server: TestServer | undefined;
+let client: WsTestClient | undefined;
+const savedTmpdir = process.env.TMPDIR;
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  await server?.close();
+  server = undefined;
+  client = undefined;
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  delete process.env.ARBOR_TEST_SERVER_SECRET;
+});
+
+it("a session's bash cannot read the data folder, another workspace or the server's secrets", async () => {
+  // Folders outside /tmp: the sandbox's /tmp is its own, which would hide them anyway.
+  process.env.TMPDIR = fs.existsSync('/var/tmp') ? '/var/tmp' : process.env.HOME;
+  process.env.ARBOR_TEST_SERVER_SECRET = 'sk-server-environment-secret';
+  server = await startTestServer({
+    extraWorkspaces: 1,
+    prepare: (dataDir) => {
+      fs.writeFileSync(
+        path.join(dataDir, 'models.json'),
+        JSON.stringify({
+          defaultModel: 'arbor-demo',
+          models: [
+            {
+              id: 'team-model',
+              baseUrl: 'http://127.0.0.1:9/v1',
+              provider: 'team',
+              contextWindow: 8192,
+              maxOutputTokens: 1024,
+              apiKey: 'sk-models-json-secret',
+            },
+          ],
+        }),
+      );
+      fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'data folder notes');
+    },
+  });
+  const dataDir = server.dataDir;
+  const other = server.app.arbor.config.workspaces[1]!.path;
+  fs.writeFileSync(path.join(other, 'secret.txt'), 'other workspace secret');
+  process.env.TMPDIR = savedTmpdir ?? '/tmp';
+
+  client = await WsTestClient.open(server.wsUrl);
+  const { sessionId } = await client.ok<{ sessionId: string }>({
+    type: 'new_session',
+    workspaceId: server.workspaceId,
+  });
+  await client.ok({ type: 'subscribe', sessionId });
+  const command = [
+    `echo "found: $(find ${dataDir} ${other} -mindepth 1 2>/dev/null | wc -l)"`,
+    `cat ${dataDir}/models.json ${dataDir}/notes.txt ${other}/secret.txt 2>/dev/null`,
+    'env',
+  ].join('; ');
+  const ended = client.next(
+    (m) => m.type === 'event' && m.sessionId === sessionId && m.event.type === 'agent_end',
+    30_000,
+  );
+  await client.ok({
+    type: 'prompt',
+    sessionId,
+    text: `look around\n/tool bash ${JSON.stringify({ command })}`,
+  });
+  await ended;
+  const result = client
+    .events(sessionId)
+    .map((frame) => frame.event)
+    .find((event) => event.type === 'tool_execution_end');
+  expect(result).toBeDefined();
+  const text = JSON.stringify(result);
+  expect(text).toContain('found: 0');
+  expect(text).toContain('PATH=');
+  expect(text).not.toContain('sk-models-json-secret');
+  expect(text).not.toContain('data folder notes');
+  expect(text).not.toContain('other workspace secret');
+  expect(text).not.toContain('sk-server-environment-secret');
+}, 60_000);

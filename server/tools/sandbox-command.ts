@@ -1,0 +1,154 @@
+import path from 'node:path';
+
+/*
+ * The bubblewrap command line of sandboxed bash, as a pure function of what to hide, what to bind
+ * and which limits to apply, so every argument can be read and tested in one place.
+ *
+ * What it promises, whether the server runs as root or not:
+ * - its own user namespace with every capability dropped (`--unshare-user --cap-drop ALL`) and no
+ *   further user namespaces (`--disable-userns`): root inside cannot remount, unmount or mount
+ *   anything, so the read-only view of the host stays read-only;
+ * - the host read-only, the workspace writable, /tmp and /dev/shm private and bounded, /dev
+ *   read-only; the data folder, the other workspaces and the server user's home replaced by empty
+ *   read-only directories (the workspace stays reachable when it lies inside one of them);
+ * - its own PID, IPC, UTS (and, unless allowed, network) namespaces, killed with its parent;
+ * - hard resource limits set inside the sandbox before the command starts, which the command
+ *   cannot raise without CAP_SYS_RESOURCE.
+ */
+
+export interface SandboxLimits {
+  /** Processes and threads the command may run at once (RLIMIT_NPROC, counted in the sandbox). */
+  processes: number;
+  /** Address space of each process, in bytes (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Largest file a process may write, in bytes (RLIMIT_FSIZE). */
+  fileBytes: number;
+  /** Size of the private /tmp, in bytes (RAM-backed). */
+  tmpBytes: number;
+  /** Size of the private /dev/shm, in bytes (RAM-backed). */
+  shmBytes: number;
+}
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  processes: 512,
+  memoryBytes: 2 * GiB,
+  fileBytes: 1 * GiB,
+  tmpBytes: 512 * MiB,
+  shmBytes: 64 * MiB,
+};
+
+/** A size as a person writes it: "2 GiB", "512 MiB". */
+export function describeBytes(bytes: number): string {
+  if (bytes >= GiB && bytes % GiB === 0) return `${bytes / GiB} GiB`;
+  if (bytes >= MiB) return `${Math.round(bytes / MiB)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
+}
+
+/** A hidden directory is an empty tmpfs this small, then made read-only. */
+const HIDDEN_TMPFS_BYTES = 64 * 1024;
+
+export interface SandboxSpec {
+  /** The workspace's real path: the one writable place. */
+  workspace: string;
+  /** Real paths to replace with an empty read-only directory. */
+  hide: string[];
+  /** Real paths bound read-only after everything else (the session's full-output folder). */
+  readOnly: string[];
+  network: boolean;
+  limits: SandboxLimits;
+}
+
+function depth(p: string): number {
+  return p === '/' ? 0 : p.split('/').length - 1;
+}
+
+/** True when `inner` is `outer` or lies inside it. */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Sets each limit as soft and hard limit, or keeps a lower hard limit the server already has (a
+ * process may lower its hard limits but never raise them). Run by bash inside the sandbox, so the
+ * process count is that of the sandbox's own user namespace, not of the whole server user.
+ */
+export function limitsPrelude(limits: SandboxLimits): string {
+  const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
+  return [
+    'arbor_limit() { local hard; hard=$(ulimit -H "$1") || return 1',
+    'if [ "$hard" != unlimited ] && [ "$hard" -lt "$2" ]; then ulimit -S "$1" "$hard"',
+    'else ulimit -H -S "$1" "$2"; fi; }',
+    `arbor_limit -u ${Math.floor(limits.processes)} && arbor_limit -v ${kib(limits.memoryBytes)} && arbor_limit -f ${kib(limits.fileBytes)} || { echo "arbor: the sandbox limits could not be set" >&2; exit 126; }`,
+    'unset -f arbor_limit',
+    'exec /bin/bash -c "$1"',
+  ].join('; ');
+}
+
+/** bwrap's arguments for running `command` with bash in the sandbox `spec` describes. */
+export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
+  const { workspace, limits } = spec;
+  const args = [
+    '--unshare-user',
+    '--disable-userns',
+    '--cap-drop',
+    'ALL',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(spec.network ? [] : ['--unshare-net']),
+    '--die-with-parent',
+    '--new-session',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--size',
+    String(limits.shmBytes),
+    '--tmpfs',
+    '/dev/shm',
+    '--proc',
+    '/proc',
+    '--size',
+    String(limits.tmpBytes),
+    '--tmpfs',
+    '/tmp',
+  ];
+  // Ancestors before descendants: a hidden folder that holds the workspace is covered first and
+  // the workspace bound into it after; one inside the workspace is covered after the bind.
+  // Never the root (that would hide the system), the workspace itself (it stays writable), nor
+  // what the sandbox already has of its own (/tmp, /dev, /proc): a home folder of /tmp is hidden
+  // by the private /tmp, and covering that would leave no /tmp to write.
+  const hide = [...new Set(spec.hide)].filter(
+    (p) =>
+      p !== '/' && p !== '/tmp' && p !== workspace && !isWithin(p, '/dev') && !isWithin(p, '/proc'),
+  );
+  const mounts = [
+    ...hide.map((p) => ({ path: p, bind: false })),
+    { path: workspace, bind: true },
+  ].sort((a, b) => depth(a.path) - depth(b.path) || Number(a.bind) - Number(b.bind));
+  for (const mount of mounts) {
+    if (mount.bind) args.push('--bind', mount.path, mount.path);
+    else args.push('--size', String(HIDDEN_TMPFS_BYTES), '--tmpfs', mount.path);
+  }
+  for (const p of spec.readOnly) args.push('--ro-bind', p, p);
+  // Not recursive: what was bound inside a hidden folder keeps its own mode.
+  for (const p of hide) args.push('--remount-ro', p);
+  args.push('--remount-ro', '/dev');
+  args.push(
+    '--chdir',
+    workspace,
+    '--',
+    '/bin/bash',
+    '-c',
+    limitsPrelude(limits),
+    '/bin/bash',
+    command,
+  );
+  return args;
+}
