@@ -26,7 +26,7 @@ import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
 import { SessionLocator } from '../hub/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
-import { installAuthHooks } from './auth-hooks.js';
+import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
 import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
@@ -193,7 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new ArborError('rate_limited'),
   });
 
-  app.get('/api/health', async (): Promise<Health> => ({
+  app.get('/api/health', { config: { public: true } }, async (): Promise<Health> => ({
     ok: true,
     version,
     protocolVersion: PROTOCOL_VERSION,
@@ -228,7 +228,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     options.webRoot === undefined ? path.join(packageRoot(), 'dist', 'web') : options.webRoot,
   );
   if (options.demoModel !== false) {
-    await app.register(demoModelPlugin, { ...(options.demoModel ?? {}), prefix: '/demo/v1' });
+    const demoOptions = { ...(options.demoModel ?? {}), prefix: '/demo/v1' };
+    await app.register(async (scope) => {
+      markRoutesPublic(scope);
+      await scope.register(demoModelPlugin, demoOptions);
+    });
   }
   return app;
 }
