@@ -32,11 +32,11 @@ export interface WsRouteDeps {
 export async function wsRoute(app: FastifyInstance, deps: WsRouteDeps): Promise<void> {
   const open = new Map<
     ClientConnection,
-    { currentUser: () => UserSummary | undefined; role: string }
+    { currentUser: () => UserSummary | undefined; role: string; local: boolean }
   >();
 
   const recheck = () => {
-    for (const [connection, { currentUser, role }] of open) {
+    for (const [connection, { currentUser, role, local }] of open) {
       let user: UserSummary | undefined;
       try {
         user = currentUser();
@@ -45,7 +45,8 @@ export async function wsRoute(app: FastifyInstance, deps: WsRouteDeps): Promise<
         app.log.error({ err: error }, 'users file unreadable; closing a connection');
         user = undefined;
       }
-      if (!user) connection.close(CloseCode.unauthorized, 'user removed');
+      if (!user)
+        connection.close(CloseCode.unauthorized, local ? 'login required' : 'user removed');
       else if (user.role !== role) connection.close(CloseCode.goingAway, 'role changed');
     }
   };
@@ -74,7 +75,11 @@ export async function wsRoute(app: FastifyInstance, deps: WsRouteDeps): Promise<
       log: request.log,
     });
     deps.connections.add(connection);
-    open.set(connection, { currentUser, role: request.user?.role ?? LOCAL_USER.role });
+    open.set(connection, {
+      currentUser,
+      role: request.user?.role ?? LOCAL_USER.role,
+      local: userId === undefined,
+    });
     socket.on('close', () => {
       deps.connections.delete(connection);
       open.delete(connection);
