@@ -93,6 +93,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // request.ip (the login rate limit's key, the logs) is the client behind a trusted proxy.
+    trustProxy: config.trustProxy,
+    // Half-open and idle sockets must not pile up (server-timeouts.md in docs/decisions/052):
+    // a request head within headersTimeoutMs, checked at least once a second; a whole request
+    // within 5 minutes (a big import on a slow link); idle keep-alive sockets closed after 5 s,
+    // any socket silent for a minute closed. Upgraded WebSockets leave these timers behind.
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    requestTimeout: Math.max(300_000, config.headersTimeoutMs),
+    keepAliveTimeout: 5_000,
+    connectionTimeout: 60_000,
     // The router's own refusals (a malformed URL, a path part over 100 characters) answer in
     // Arbor's error shape like every other route.
     frameworkErrors: (error, _request, reply) => {
@@ -104,6 +117,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       void (reply as unknown as FastifyReply).code(400).send(body);
     },
   });
+
+  // Connections past the cap are closed by Node as soon as they are accepted.
+  app.server.maxConnections = config.maxConnections;
 
   let catalog = options.catalog;
   const loadCatalog = (demoBaseUrl: string) =>

@@ -76,7 +76,7 @@ describe('a login cookie of a removed user', () => {
     removeUserWithCli(server.dataDir, 'mallory');
     addUserWithCli(server.dataDir, 'mallory', 'admin');
     // Whether the watch on users.json closes it first or the command does, it ends as unauthorized.
-    client.send({ type: 'new_session', id: 1, workspaceId: server.workspaceId });
+    client.send({ type: 'new_session', id: 'c1', workspaceId: server.workspaceId });
     expect(await closed).toBe(4001);
   });
 });
