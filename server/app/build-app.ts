@@ -31,6 +31,7 @@ import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { securityHeaders } from './security-headers.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { staticWeb } from './static-web.js';
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   } satisfies ArborServices);
 
   installErrorHandler(app);
+  await securityHeaders(app);
   await app.register(fastifyCookie);
   // Registered before the auth hooks so that its own onRequest hook marks upgrade requests even
   // when ours refuses them; it then destroys a refused upgrade's socket.
