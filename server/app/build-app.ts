@@ -96,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: true,
     // request.ip (the login rate limit's key, the logs) is the client behind a trusted proxy.
     trustProxy: config.trustProxy,
-    // Half-open and idle sockets must not pile up (server-timeouts.md in docs/decisions/052):
+    // Half-open and idle sockets must not pile up (docs/decisions/052-request-guards.md):
     // a request head within headersTimeoutMs, checked at least once a second; a whole request
     // within 5 minutes (a big import on a slow link); idle keep-alive sockets closed after 5 s,
     // any socket silent for a minute closed. Upgraded WebSockets leave these timers behind.
