@@ -3,6 +3,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserStore } from '../auth/user-store.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * The login check decides on the route the router matched, not on the URL as sent: every spelling
@@ -109,6 +110,15 @@ describe('a private route without a login cookie', () => {
       expect(JSON.parse(body)).toEqual({
         error: { code: 'unauthorized', message: 'Log in first.' },
       });
+    }
+  });
+
+  it('refuses the WebSocket upgrade under any spelling the router matches', async () => {
+    const base = server.wsUrl.replace(/\/api\/ws$/, '');
+    for (const spelling of ['/api/ws', '/%61pi/ws', '/api/%77s', '/%61%70%69/%77%73']) {
+      await expect(WsTestClient.connect(`${base}${spelling}`), spelling).rejects.toThrow(
+        /upgrade refused: 401/,
+      );
     }
   });
 
