@@ -98,14 +98,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     // Half-open and idle sockets must not pile up (docs/decisions/052-request-guards.md):
     // a request head within headersTimeoutMs, checked at least once a second; a whole request
-    // within 5 minutes (a big import on a slow link); idle keep-alive sockets closed after 5 s,
-    // any socket silent for a minute closed. Upgraded WebSockets leave these timers behind.
+    // within 5 minutes (a big import on a slow link); idle keep-alive sockets closed after 5 s
+    // (72 s behind a trusted proxy, longer than a proxy's usual 60 s, so that it never sends on a
+    // socket Arbor is closing); any socket silent for a minute closed. Upgraded WebSockets leave
+    // these timers behind.
     http: {
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
     },
     requestTimeout: Math.max(300_000, config.headersTimeoutMs),
-    keepAliveTimeout: 5_000,
+    keepAliveTimeout: config.trustProxy === false ? 5_000 : 72_000,
     connectionTimeout: 60_000,
     // The router's own refusals (a malformed URL, a path part over 100 characters) answer in
     // Arbor's error shape like every other route.
