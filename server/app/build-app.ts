@@ -31,9 +31,9 @@ import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
-import { securityHeaders } from './security-headers.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
+import { securityHeaders } from './security-headers.js';
 import { staticWeb } from './static-web.js';
 import { wsRoute } from './ws-route.js';
 
