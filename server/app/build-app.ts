@@ -26,13 +26,14 @@ import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
 import { SessionLocator } from '../hub/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
-import { installAuthHooks } from './auth-hooks.js';
+import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
 import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
+import { securityHeaders } from './security-headers.js';
 import { staticWeb } from './static-web.js';
 import { wsRoute } from './ws-route.js';
 
@@ -93,6 +94,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // request.ip (the login rate limit's key, the logs) is the client behind a trusted proxy.
+    trustProxy: config.trustProxy,
+    // Half-open and idle sockets must not pile up (docs/decisions/052-request-guards.md):
+    // a request head within headersTimeoutMs, checked at least once a second; a whole request
+    // within 5 minutes (a big import on a slow link); idle keep-alive sockets closed after 5 s
+    // (72 s behind a trusted proxy, longer than a proxy's usual 60 s, so that it never sends on a
+    // socket Arbor is closing); any socket silent for a minute closed. Upgraded WebSockets leave
+    // these timers behind.
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    requestTimeout: Math.max(300_000, config.headersTimeoutMs),
+    keepAliveTimeout: config.trustProxy === false ? 5_000 : 72_000,
+    connectionTimeout: 60_000,
     // The router's own refusals (a malformed URL, a path part over 100 characters) answer in
     // Arbor's error shape like every other route.
     frameworkErrors: (error, _request, reply) => {
@@ -104,6 +120,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       void (reply as unknown as FastifyReply).code(400).send(body);
     },
   });
+
+  // Connections past the cap are closed by Node as soon as they are accepted.
+  app.server.maxConnections = config.maxConnections;
 
   let catalog = options.catalog;
   const loadCatalog = (demoBaseUrl: string) =>
@@ -167,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   } satisfies ArborServices);
 
   installErrorHandler(app);
+  await securityHeaders(app);
   await app.register(fastifyCookie);
   // Registered before the auth hooks so that its own onRequest hook marks upgrade requests even
   // when ours refuses them; it then destroys a refused upgrade's socket.
@@ -195,7 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new ArborError('rate_limited'),
   });
 
-  app.get('/api/health', async (): Promise<Health> => ({
+  app.get('/api/health', { config: { public: true } }, async (): Promise<Health> => ({
     ok: true,
     version,
     protocolVersion: PROTOCOL_VERSION,
@@ -230,7 +250,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     options.webRoot === undefined ? path.join(packageRoot(), 'dist', 'web') : options.webRoot,
   );
   if (options.demoModel !== false) {
-    await app.register(demoModelPlugin, { ...(options.demoModel ?? {}), prefix: '/demo/v1' });
+    const demoOptions = { ...(options.demoModel ?? {}), prefix: '/demo/v1' };
+    await app.register(async (scope) => {
+      markRoutesPublic(scope);
+      await scope.register(demoModelPlugin, demoOptions);
+    });
   }
   return app;
 }

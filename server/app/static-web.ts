@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { markRoutesPublic } from './auth-hooks.js';
 import { ArborError } from './error-catalog.js';
 
 /**
@@ -11,19 +12,28 @@ import { ArborError } from './error-catalog.js';
  */
 export async function staticWeb(app: FastifyInstance, webRoot: string | null): Promise<void> {
   const hasBuild = webRoot !== null && fs.existsSync(path.join(webRoot, 'index.html'));
-  if (hasBuild) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?', 1)[0] ?? '';
-    const isPage =
-      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/demo/');
-    if (isPage && hasBuild) return reply.type('text/html').sendFile('index.html');
-    if (isPage) {
-      return reply
-        .type('text/plain')
-        .send('The web page is not built. Run `npm run build:web` and reload.\n');
+  // The page's files are public: the login form is part of the page. The not-found handler is set in
+  // the same scope, so that it can send index.html; having no prefix, it answers for the whole app.
+  await app.register(async (scope) => {
+    markRoutesPublic(scope);
+    if (hasBuild) {
+      await scope.register(fastifyStatic, {
+        root: webRoot,
+        wildcard: false,
+        index: ['index.html'],
+      });
     }
-    throw new ArborError('not_found', `No route ${request.method} ${pathname}.`);
+    scope.setNotFoundHandler((request, reply) => {
+      const pathname = request.url.split('?', 1)[0] ?? '';
+      const isPage =
+        request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/demo/');
+      if (isPage && hasBuild) return reply.type('text/html').sendFile('index.html');
+      if (isPage) {
+        return reply
+          .type('text/plain')
+          .send('The web page is not built. Run `npm run build:web` and reload.\n');
+      }
+      throw new ArborError('not_found', `No route ${request.method} ${pathname}.`);
+    });
   });
 }

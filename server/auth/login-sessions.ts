@@ -2,19 +2,33 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeJsonAtomic } from '../config/json-file.js';
+import type { StoredUser, UserStore } from './user-store.js';
 
 /*
  * Server-side login sessions behind an opaque cookie. The cookie holds 32 random bytes; the server
  * keeps only their SHA-256, so a leaked `<dataDir>/logins.json` does not let anyone in. Persisted so
  * a restart does not log the team out; ended by logout, by expiry, or by removing the user.
+ *
+ * A login is bound to the user's stable id (user-store.ts), never to the name alone: once the user is
+ * removed the login is dropped, even if a user of the same name (with another role) is added later.
+ * A login written before ids existed names only the user; it is kept only when it was made after
+ * the user of that name was added (so it cannot belong to an earlier user of the name), and is
+ * then bound to that user's id.
  */
 
 export const LOGIN_COOKIE = 'arbor_login';
 export const LOGIN_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
+const LoginSchema = z.object({
+  user: z.string(),
+  userId: z.string().optional(),
+  expires: z.number(),
+});
+type Login = z.infer<typeof LoginSchema>;
+
 const LoginsFileSchema = z.object({
   version: z.literal(1),
-  logins: z.record(z.string(), z.object({ user: z.string(), expires: z.number() })),
+  logins: z.record(z.string(), LoginSchema),
 });
 
 function digest(secret: string): string {
@@ -23,7 +37,7 @@ function digest(secret: string): string {
 
 export class LoginSessions {
   private readonly file: string;
-  private readonly logins = new Map<string, { user: string; expires: number }>();
+  private readonly logins = new Map<string, Login>();
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, 'logins.json');
@@ -37,15 +51,22 @@ export class LoginSessions {
   }
 
   /** Starts a login for `user`; returns the cookie value. */
-  create(user: string): string {
+  create(user: StoredUser): string {
     const secret = randomBytes(32).toString('base64url');
-    this.logins.set(digest(secret), { user, expires: Date.now() + LOGIN_MAX_AGE_MS });
+    this.logins.set(digest(secret), {
+      user: user.name,
+      userId: user.id,
+      expires: Date.now() + LOGIN_MAX_AGE_MS,
+    });
     this.persist();
     return secret;
   }
 
-  /** The user name behind a cookie value, if the login is live. */
-  lookup(secret: string | undefined): string | undefined {
+  /**
+   * The user behind a cookie value, as `users` knows them now; undefined when the login is unknown,
+   * expired, or its user no longer exists (then the login is dropped for good).
+   */
+  userFor(secret: string | undefined, users: UserStore): StoredUser | undefined {
     if (!secret || secret.length > 128) return undefined;
     const key = digest(secret);
     const login = this.logins.get(key);
@@ -54,7 +75,18 @@ export class LoginSessions {
       this.logins.delete(key);
       return undefined;
     }
-    return login.user;
+    const user =
+      login.userId !== undefined ? users.getById(login.userId) : legacyOwner(login, users);
+    if (!user) {
+      this.logins.delete(key);
+      this.persist();
+      return undefined;
+    }
+    if (login.userId === undefined) {
+      this.logins.set(key, { ...login, userId: user.id });
+      this.persist();
+    }
+    return user;
   }
 
   end(secret: string | undefined): void {
@@ -65,4 +97,13 @@ export class LoginSessions {
   private persist(): void {
     writeJsonAtomic(this.file, { version: 1, logins: Object.fromEntries(this.logins) });
   }
+}
+
+/** The user a login without an id belongs to: the user of its name, if added before it was made. */
+function legacyOwner(login: Login, users: UserStore): StoredUser | undefined {
+  const user = users.get(login.user);
+  if (!user) return undefined;
+  const added = users.createdAt(user.id);
+  const made = login.expires - LOGIN_MAX_AGE_MS;
+  return added !== undefined && added <= made ? user : undefined;
 }

@@ -109,6 +109,48 @@ describe('parseServeFlags', () => {
   });
 });
 
+describe('proxy and socket settings', () => {
+  function withFile(json: object, env: Record<string, string> = {}) {
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(json));
+    return loadConfig({ env: { ARBOR_DATA_DIR: dir, ...env }, cwd: dir });
+  }
+
+  it('trusts no proxy, waits 10 s for a request head and holds 1000 connections by default', () => {
+    const config = withFile({});
+    expect([config.trustProxy, config.headersTimeoutMs, config.maxConnections]).toEqual([
+      false,
+      10_000,
+      1000,
+    ]);
+  });
+
+  it('takes trustProxy as a list from the file, or as text from ARBOR_TRUST_PROXY', () => {
+    expect(withFile({ trustProxy: ['127.0.0.1', '10.0.0.0/8'] }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(withFile({ trustProxy: true }).trustProxy).toBe(true);
+    expect(withFile({}, { ARBOR_TRUST_PROXY: 'loopback, ::1' }).trustProxy).toEqual([
+      'loopback',
+      '::1',
+    ]);
+    expect(withFile({ trustProxy: ['1.2.3.4'] }, { ARBOR_TRUST_PROXY: 'false' }).trustProxy).toBe(
+      false,
+    );
+  });
+
+  it('refuses a proxy that is not an address, naming it', () => {
+    expect(() => withFile({ trustProxy: ['proxy.example'] })).toThrow(
+      /trustProxy: "proxy.example" is not a proxy address/,
+    );
+    expect(() => withFile({}, { ARBOR_TRUST_PROXY: '10.0.0.0/33' })).toThrow(
+      /ARBOR_TRUST_PROXY: "10.0.0.0\/33"/,
+    );
+    expect(() => withFile({ headersTimeoutMs: 5 })).toThrow(/headersTimeoutMs/);
+    expect(() => withFile({ maxConnections: 0 })).toThrow(/maxConnections/);
+  });
+});
+
 describe('workspace ids and hosts', () => {
   it('gives a stable slug-and-hash id that carries no path', () => {
     const id = workspaceIdFor('/home/me/My Project');

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { JsonFileError, readJsonFile } from './json-file.js';
@@ -35,6 +36,16 @@ export interface ArborConfig {
   /** Logins per IP per minute and prompts per user per minute. */
   loginsPerMinute: number;
   promptsPerMinute: number;
+  /**
+   * Which peers may name the client in X-Forwarded-For (Fastify's `trustProxy`): false (none, the
+   * default), true (any peer: only when nothing but the proxy can reach Arbor), or addresses and
+   * CIDR ranges of the proxies. (Fastify 5 no longer takes a hop count: it cannot check the peer.)
+   */
+  trustProxy: boolean | string[];
+  /** A connection that has not sent a whole request head by then is closed (408). */
+  headersTimeoutMs: number;
+  /** Open connections at most (HTTP and WebSocket alike); further ones are refused at once. */
+  maxConnections: number;
   /** The raw config file, for parts that read their own keys from it (e.g. `models`). */
   file: Record<string, unknown>;
 }
@@ -69,7 +80,45 @@ const ConfigFileSchema = z.looseObject({
   replayEvents: z.number().int().min(16).max(1_000_000).optional(),
   loginsPerMinute: z.number().int().min(1).optional(),
   promptsPerMinute: z.number().int().min(1).optional(),
+  trustProxy: z.union([z.boolean(), z.string(), z.array(z.string())]).optional(),
+  headersTimeoutMs: z.number().int().min(100).max(300_000).optional(),
+  maxConnections: z.number().int().min(1).optional(),
 });
+
+/** Names proxy-addr (under Fastify's trustProxy) accepts for ranges of addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address, bits, extra] = value.split('/');
+  if (address === undefined || extra !== undefined || net.isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = net.isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
+/** The trustProxy setting from the config file or ARBOR_TRUST_PROXY, checked. */
+function parseTrustProxy(
+  value: boolean | string | string[] | undefined,
+  source: string,
+): boolean | string[] {
+  if (value === undefined) return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) {
+    return value.trim().toLowerCase() === 'true';
+  }
+  const list = (Array.isArray(value) ? value : value.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const bad = list.find((item) => !isProxyAddress(item));
+  if (bad !== undefined || list.length === 0) {
+    throw new ConfigError(
+      `${source}: "${bad ?? value}" is not a proxy address. Give true, false, or ` +
+        'IP addresses and CIDR ranges of your proxies (e.g. "127.0.0.1,10.0.0.0/8", or "loopback").',
+    );
+  }
+  return list;
+}
 
 function parsePort(value: string, source: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
@@ -187,6 +236,12 @@ export function loadConfig(opts: {
     replayEvents: file.replayEvents ?? 4096,
     loginsPerMinute: file.loginsPerMinute ?? 10,
     promptsPerMinute: file.promptsPerMinute ?? 60,
+    trustProxy:
+      nonEmpty(env.ARBOR_TRUST_PROXY) !== undefined
+        ? parseTrustProxy(env.ARBOR_TRUST_PROXY, 'ARBOR_TRUST_PROXY')
+        : parseTrustProxy(file.trustProxy, `${configFile} trustProxy`),
+    headersTimeoutMs: file.headersTimeoutMs ?? 10_000,
+    maxConnections: file.maxConnections ?? 1000,
     file: raw,
   };
 }

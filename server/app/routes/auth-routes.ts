@@ -17,7 +17,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     '/api/login',
     {
       bodyLimit: 4096,
-      config: { rateLimit: { max: deps.loginsPerMinute, timeWindow: 60_000 } },
+      config: { public: true, rateLimit: { max: deps.loginsPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => {
       const parsed = LoginRequestSchema.safeParse(request.body);
@@ -27,7 +27,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
       }
       const user = await deps.users.verify(parsed.data.token);
       if (!user) throw new ArborError('unauthorized', 'That token is not valid.');
-      const secret = deps.logins.create(user.name);
+      const secret = deps.logins.create(user);
       reply.setCookie(LOGIN_COOKIE, secret, {
         httpOnly: true,
         sameSite: 'strict',
@@ -35,7 +35,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
         path: '/',
         maxAge: Math.floor(LOGIN_MAX_AGE_MS / 1000),
       });
-      const me: Me = { user, authRequired: true };
+      const me: Me = { user: { name: user.name, role: user.role }, authRequired: true };
       return me;
     },
   );
@@ -46,7 +46,7 @@ export async function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): Pro
     return { ok: true };
   });
 
-  app.get('/api/me', async (request) => {
+  app.get('/api/me', { config: { public: true } }, async (request) => {
     if (!request.user) throw new ArborError('unauthorized');
     const me: Me = { user: request.user, authRequired: deps.authRequired() };
     return me;

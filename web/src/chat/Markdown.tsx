@@ -2,6 +2,7 @@ import { memo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
+import { isPageOriginImage } from './markdown-images';
 
 /*
  * react-markdown builds a new processor for every render, and rehype-highlight makes a new
@@ -23,12 +24,29 @@ const components: Components = {
       {children}
     </a>
   ),
+  // An image from another origin is a link, never a request made on the reader's behalf.
+  img: ({ src, alt }) => {
+    const url = typeof src === 'string' ? src : undefined;
+    const origin = typeof window === 'undefined' ? undefined : window.location.origin;
+    if (url && isPageOriginImage(url, origin)) return <img src={url} alt={alt ?? ''} />;
+    return (
+      <a
+        className="markdown-image-link"
+        href={url}
+        title={url}
+        target="_blank"
+        rel="noreferrer noopener"
+      >
+        {`Image: ${alt || url || '(no address)'}`}
+      </a>
+    );
+  },
 };
 
 /**
  * Markdown of model output. react-markdown builds React elements from the syntax tree and never
  * renders raw HTML, and its URL filter drops `javascript:` links, so model text cannot inject
- * markup or script.
+ * markup or script. Images load only from the page's own origin (markdown-images.ts).
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (

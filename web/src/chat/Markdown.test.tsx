@@ -1,0 +1,25 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Markdown } from './Markdown';
+import { isPageOriginImage } from './markdown-images';
+
+describe('markdown images', () => {
+  it('draws an image only from the page origin', () => {
+    const page = 'http://127.0.0.1:7478';
+    expect(isPageOriginImage('/logo.png', page)).toBe(true);
+    expect(isPageOriginImage('http://127.0.0.1:7478/a.png', page)).toBe(true);
+    expect(isPageOriginImage('http://127.0.0.1:9999/leak', page)).toBe(false);
+    expect(isPageOriginImage('//evil.test/leak', page)).toBe(false);
+    expect(isPageOriginImage('https://evil.test/?d=secret', page)).toBe(false);
+    expect(isPageOriginImage('/a.png', undefined)).toBe(false);
+  });
+
+  it('shows an image from another host as a link, with no <img>', () => {
+    const html = renderToStaticMarkup(
+      <Markdown text={'look ![the secret](https://evil.test/?d=secret) here'} />,
+    );
+    expect(html).not.toContain('<img');
+    expect(html).toContain('href="https://evil.test/?d=secret"');
+    expect(html).toContain('Image: the secret');
+  });
+});
