@@ -37,6 +37,8 @@ export interface AgentSessionDeps {
   store: SessionStore;
   catalog: ModelCatalog;
   model: ModelInfo;
+  /** False when the file does not yet say `model` is in use: the first prompt records it. */
+  modelRecorded?: boolean;
   thinkingLevel: string;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;

@@ -6,7 +6,9 @@ import type {
 } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
+import { storageErrorBody } from '../app/error-catalog.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
+import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -65,12 +67,18 @@ export class AgentSession {
   /** The loop's message being streamed (its own object, not a copy), or null. */
   private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
+  /** False until the file records the model in use (see createAgentSession). */
+  private modelRecorded: boolean;
+  /** The append that failed in the current run: nothing more of the run is written. */
+  private persistFailure: unknown;
+  private persistFailureShown = false;
 
   constructor(deps: AgentSessionDeps) {
     this.deps = deps;
     this.store = deps.store;
     this.catalog = deps.catalog;
     this.model = deps.model;
+    this.modelRecorded = deps.modelRecorded ?? true;
     this.requestedThinkingLevel = deps.thinkingLevel;
     this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
@@ -90,7 +98,18 @@ export class AgentSession {
    */
   async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
     this.assertIdle();
+    // Fails here, before the run starts, when the file cannot be written (held elsewhere,
+    // changed on disk, a read-only folder).
+    this.store.ensureWritable();
+    this.recordModel();
+    this.persistFailure = undefined;
+    this.persistFailureShown = false;
     await this.execute([userMessage(text, opts.images)]);
+    const failure = this.persistFailure;
+    if (failure !== undefined) {
+      await this.syncer.flush().catch(() => undefined);
+      throw failure;
+    }
     await this.syncer.flush();
   }
 
@@ -129,6 +148,7 @@ export class AgentSession {
 
   async navigateTree(targetId: string | null, opts: NavigateOptions = {}): Promise<NavigateResult> {
     this.assertIdle();
+    this.store.ensureWritable();
     const oldLeaf = this.store.getLeafId();
     if (targetId === oldLeaf) return { cancelled: false };
     const plan = resolveNavigation(this.store, targetId);
@@ -189,6 +209,11 @@ export class AgentSession {
       return Promise.reject(new NotSupportedError('Compaction is not available in this build'));
     if (this.compacting || this.manualCompaction)
       return Promise.reject(new SessionBusyError('A compaction is already running'));
+    try {
+      this.store.ensureWritable();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     const compaction = this.compactNow(customInstructions).finally(() => {
       this.manualCompaction = undefined;
     });
@@ -203,8 +228,9 @@ export class AgentSession {
     const model = this.catalog.get(modelId);
     if (!model) throw new UnknownModelError(`Unknown model "${modelId}"`);
     if (model.id === this.model.id && model.provider === this.model.provider) return;
-    this.model = model;
     this.store.appendModelChange(model.provider, model.id);
+    this.model = model;
+    this.modelRecorded = true;
     this.emit({ type: 'model_changed', modelId: model.id });
     this.applyThinkingLevel();
   }
@@ -227,8 +253,8 @@ export class AgentSession {
   private applyThinkingLevel(): void {
     const effective = clampThinkingLevel(this.model, this.requestedThinkingLevel);
     if (effective === this.thinkingLevel) return;
-    this.thinkingLevel = effective;
     this.store.appendThinkingLevelChange(effective);
+    this.thinkingLevel = effective;
     this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
@@ -411,14 +437,55 @@ export class AgentSession {
   }
 
   private onAgentEvent(event: AgentEvent): void {
+    if (event.type === 'agent_end' && this.persistFailure !== undefined) this.showPersistFailure();
     this.emit(event);
     if (event.type === 'message_end') {
       const role = event.message.role;
       if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom')
-        this.store.appendMessage(event.message);
+        this.persist(event.message);
     } else if (event.type === 'turn_end') {
       this.syncer.requestQuietly();
     }
+  }
+
+  /**
+   * Appends a message of the run. When an append fails (a full disk), the run is stopped: nothing
+   * after a missing entry may be written, as its parent would be wrong. What was appended before
+   * stays; the run ends with agent_end, and the failure is shown as the run's error.
+   */
+  private persist(message: AgentMessage): void {
+    if (this.persistFailure !== undefined) return;
+    try {
+      this.store.appendMessage(message);
+    } catch (error) {
+      this.persistFailure = error;
+      this.controller?.abort();
+    }
+  }
+
+  /** An error message (not saved: saving is what failed) just before the run's agent_end. */
+  private showPersistFailure(): void {
+    if (this.persistFailureShown) return;
+    this.persistFailureShown = true;
+    const storage = storageErrorBody(this.persistFailure);
+    const detail =
+      this.persistFailure instanceof Error ? this.persistFailure.message : 'unknown error';
+    const message: AssistantMessage = {
+      ...emptyAssistantMessage(this.model),
+      stopReason: 'error',
+      errorMessage: storage
+        ? storage.message
+        : `The session could not be saved (${detail}); the run was stopped. Everything saved before is kept.`,
+    };
+    this.emit({ type: 'message_start', message });
+    this.emit({ type: 'message_end', message });
+  }
+
+  /** Records the model in use when the file does not say it yet (before the first prompt). */
+  private recordModel(): void {
+    if (this.modelRecorded) return;
+    this.store.appendModelChange(this.model.provider, this.model.id);
+    this.modelRecorded = true;
   }
 
   private rebuildContext(): void {

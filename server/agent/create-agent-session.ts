@@ -68,7 +68,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const thinkingLevel = context.thinkingLevel || 'off';
   const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
   const isNew = store.getTree().length === 0;
-  if (isNew) {
+  let modelRecorded = true;
+  if (isNew && store.writableNow) {
     // As pi's SDK starts a session: the model, then the thinking level.
     store.appendModelChange(model.provider, model.id);
     store.appendThinkingLevelChange(clampThinkingLevel(model, thinkingLevel));
@@ -77,9 +78,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     context.model.provider !== model.provider ||
     context.model.modelId !== model.id
   ) {
-    store.appendModelChange(model.provider, model.id);
+    // Opening never writes (decision 053): a session whose model is not in the catalog keeps its
+    // recorded model until someone prompts it, and only then is the model in use recorded.
+    modelRecorded = false;
   }
   return new AgentSession({
+    modelRecorded,
     store,
     catalog,
     model,

@@ -21,6 +21,16 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   payload_too_large: { status: 413, message: 'Too large.' },
   rate_limited: { status: 429, message: 'Too many requests; slow down.' },
   unavailable: { status: 503, message: 'Not available on this server.' },
+  disk_full: {
+    status: 507,
+    message:
+      "The server's disk is full: this change could not be saved. Everything saved before is kept; free space on the server and try again.",
+  },
+  read_only: {
+    status: 503,
+    message:
+      "The server's data folder is read-only: sessions can be read but not changed. Make the folder writable to change them.",
+  },
   internal: { status: 500, message: 'Something went wrong on the server; it has been logged.' },
 };
 
@@ -43,12 +53,32 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   unknown_model: 'invalid_argument',
   invalid_request: 'invalid_argument',
   session_locked: 'conflict',
+  session_changed: 'conflict',
   not_supported: 'unavailable',
   nothing_to_compact: 'invalid_argument',
   compaction_aborted: 'conflict',
   compaction_freed_no_room: 'conflict',
   entry_not_found: 'not_found',
 };
+
+/** File system error codes that mean "cannot save", as the protocol names them. */
+const STORAGE_CODES: Record<string, ErrorCode> = {
+  ENOSPC: 'disk_full',
+  EDQUOT: 'disk_full',
+  EROFS: 'read_only',
+  EACCES: 'read_only',
+};
+
+/**
+ * `disk_full` or `read_only` with the catalog's message when `error` is a failed write for want of
+ * space or permission (Node's own message names paths, so it is not passed on); else undefined.
+ */
+export function storageErrorBody(error: unknown): ErrorBody | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !Object.hasOwn(STORAGE_CODES, code)) return undefined;
+  const mapped = STORAGE_CODES[code] as ErrorCode;
+  return { code: mapped, message: ERROR_CATALOG[mapped].message };
+}
 
 /**
  * What a client is told about `error`. ArborErrors, and errors of other parts that carry a known
@@ -57,6 +87,8 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
  */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ArborError) return { code: error.code, message: error.message };
+  const storage = storageErrorBody(error);
+  if (storage) return storage;
   const foreign = (error as { code?: unknown } | null)?.code;
   const code =
     typeof foreign === 'string' && Object.hasOwn(FOREIGN_CODES, foreign)

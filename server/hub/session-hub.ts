@@ -86,7 +86,7 @@ export class SessionHub {
       await this.closing.get(sessionId);
       let store: SessionStore;
       try {
-        store = SessionStore.open(location.file);
+        store = SessionStore.open(location.file, { writableOnDemand: true });
       } catch (error) {
         this.opts.log.warn({ err: error, file: location.file }, 'session file could not be opened');
         if (error instanceof NotASessionFileError) {

@@ -14,7 +14,12 @@ import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
-import { readSessionFile, type StoreState } from './open-session-file.js';
+import {
+  makeWritable,
+  readSessionFile,
+  type PendingRepair,
+  type StoreState,
+} from './open-session-file.js';
 import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
@@ -33,6 +38,7 @@ import { mostRecentSessionFile } from './recent-session-file.js';
 export type { OpenReport } from './session-loader.js';
 export { NotASessionFileError } from './session-loader.js';
 export { SessionLockedError } from './file-lock.js';
+export { SessionChangedError } from './open-session-file.js';
 
 /*
  * A session tree kept in a pi-compatible JSONL file (pi-session-format.md; decisions 001–003).
@@ -49,17 +55,24 @@ export { SessionLockedError } from './file-lock.js';
 export interface OpenOptions {
   /** No lock, no repair, no migration on disk (a v1/v2 file is migrated in memory only). */
   readOnly?: boolean;
+  /**
+   * Opened as `readOnly`, and made writable (lock, repair, migration) by the first write: a
+   * session that is only looked at is never written to (decision 053).
+   */
+  writableOnDemand?: boolean;
 }
 
 export class SessionStore {
   readonly file: string | undefined;
   readonly header: SessionHeader;
   readonly openReport: OpenReport;
-  readonly readOnly: boolean;
+  private readOnlyNow: boolean;
   private readonly index: SessionIndex;
   private readonly bodies: BodyCache;
-  private readonly writer: SessionWriter | undefined;
-  private readonly lock: FileLock | undefined;
+  private writer: SessionWriter | undefined;
+  private lock: FileLock | undefined;
+  /** Set for a session opened `writableOnDemand` until its first write. */
+  private pending: PendingRepair | undefined;
   private readonly listeners = new Set<(change: SessionChangeEvent) => void>();
   private leafId: string | null;
   private nextLine: number;
@@ -69,7 +82,7 @@ export class SessionStore {
     this.file = state.file;
     this.header = state.header;
     this.openReport = state.report;
-    this.readOnly = state.readOnly;
+    this.readOnlyNow = state.readOnly;
     this.index = state.index;
     this.bodies = new BodyCache(state.bodies, state.source, (record) => {
       // A line indexed from its first bytes turned out unreadable: report it now.
@@ -116,7 +129,13 @@ export class SessionStore {
   static open(file: string, options: OpenOptions = {}): SessionStore {
     const resolved = path.resolve(file);
     if (!fs.existsSync(resolved)) throw new Error(`No such session file: ${resolved}`);
-    if (options.readOnly) return SessionStore.load(resolved, undefined, true);
+    // An empty file has nothing to read: only a writable open can give it its header.
+    const empty = fs.statSync(resolved).size === 0;
+    if (options.readOnly || (options.writableOnDemand && !empty)) {
+      const store = SessionStore.load(resolved, undefined, true);
+      if (options.writableOnDemand && !options.readOnly) store.pending = store.pendingRepair;
+      return store;
+    }
     const lock = acquireLock(resolved);
     try {
       return SessionStore.load(resolved, lock, false);
@@ -150,6 +169,8 @@ export class SessionStore {
     });
   }
 
+  private pendingRepair: PendingRepair | undefined;
+
   private static load(file: string, lock: FileLock | undefined, readOnly: boolean): SessionStore {
     const opened = readSessionFile(file, readOnly);
     const store = new SessionStore({
@@ -160,7 +181,51 @@ export class SessionStore {
     });
     store.buildSessionContext();
     store.bodies.source = opened.laterSource();
+    store.pendingRepair = opened.pending;
     return store;
+  }
+
+  /** True when appends go straight to the file: no lock to take or repair to make first. */
+  get writableNow(): boolean {
+    return !this.readOnlyNow && !this.closed;
+  }
+
+  /** False once the session cannot be written: opened read-only (and not writable on demand). */
+  get readOnly(): boolean {
+    return this.readOnlyNow && this.pending === undefined;
+  }
+
+  /**
+   * Makes a session opened `writableOnDemand` writable now: takes its lock (SessionLockedError
+   * while another process holds it), refuses a file changed since it was read
+   * (SessionChangedError), repairs and migrates it. A no-op for a writable session; every append
+   * calls it, and callers about to start work that writes call it first to fail before they begin.
+   */
+  ensureWritable(): void {
+    if (this.closed) throw new Error('The session is closed');
+    if (this.lock?.compromised) {
+      throw new Error(
+        `The lock of ${this.file} was taken over by another process; this session can no longer be written. Open it again.`,
+      );
+    }
+    const pending = this.pending;
+    if (!pending || !this.file) {
+      if (this.readOnlyNow) throw new Error('The session was opened read-only');
+      return;
+    }
+    const lock = acquireLock(this.file);
+    try {
+      this.writer = makeWritable(this.file, pending, true);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    this.lock = lock;
+    this.pending = undefined;
+    this.pendingRepair = undefined;
+    this.readOnlyNow = false;
+    // A migrated file now holds, at the same offsets, the bytes the skeleton was built from.
+    if (pending.migration) this.bodies.source = fileSource(this.file);
   }
 
   // ---------------------------------------------------------------- reading
@@ -444,8 +509,7 @@ export class SessionStore {
   }
 
   private assertWritable(): void {
-    if (this.closed) throw new Error('The session is closed');
-    if (this.readOnly) throw new Error('The session was opened read-only');
+    this.ensureWritable();
   }
 
   /** Writes and indexes an entry without touching the leaf or telling listeners. */
