@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../config/json-file.js';
+import { readJsonFile, updateJsonFile } from '../config/json-file.js';
 
 /*
  * Server-side login sessions behind an opaque cookie. The cookie holds 32 random bytes; the server
@@ -39,8 +39,12 @@ export class LoginSessions {
   /** Starts a login for `user`; returns the cookie value. */
   create(user: string): string {
     const secret = randomBytes(32).toString('base64url');
-    this.logins.set(digest(secret), { user, expires: Date.now() + LOGIN_MAX_AGE_MS });
-    this.persist();
+    const key = digest(secret);
+    const login = { user, expires: Date.now() + LOGIN_MAX_AGE_MS };
+    this.logins.set(key, login);
+    this.persist((logins) => {
+      logins[key] = login;
+    });
     return secret;
   }
 
@@ -59,10 +63,31 @@ export class LoginSessions {
 
   end(secret: string | undefined): void {
     if (!secret) return;
-    if (this.logins.delete(digest(secret))) this.persist();
+    const key = digest(secret);
+    if (this.logins.delete(key)) {
+      this.persist((logins) => {
+        delete logins[key];
+      });
+    }
   }
 
-  private persist(): void {
-    writeJsonAtomic(this.file, { version: 1, logins: Object.fromEntries(this.logins) });
+  /**
+   * Applies one change to the logins on disk now (read-merge-write under the file's lock), so a
+   * concurrent writer's logins are kept, and takes the merged result as the logins in memory.
+   */
+  private persist(change: (logins: Record<string, { user: string; expires: number }>) => void) {
+    const written = updateJsonFile(this.file, (json) => {
+      const parsed = LoginsFileSchema.safeParse(json);
+      const now = Date.now();
+      const logins = Object.fromEntries(
+        Object.entries(parsed.success ? parsed.data.logins : {}).filter(
+          ([, login]) => login.expires > now,
+        ),
+      );
+      change(logins);
+      return { version: 1, logins };
+    });
+    this.logins.clear();
+    for (const [key, login] of Object.entries(written?.logins ?? {})) this.logins.set(key, login);
   }
 }

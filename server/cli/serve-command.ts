@@ -12,9 +12,11 @@ export async function runServe(args: string[]): Promise<number> {
     const config = loadConfig({ flags: parseServeFlags(args), env: process.env });
     app = await buildApp({ config });
   } catch (error) {
+    const code = (error as { code?: unknown }).code;
     if (
       error instanceof ConfigError ||
-      (error as { code?: unknown }).code === 'model_config_invalid'
+      code === 'model_config_invalid' ||
+      code === 'data_dir_locked'
     ) {
       process.stderr.write(`arbor serve: ${(error as Error).message}\n`);
       return 2;

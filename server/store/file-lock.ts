@@ -271,3 +271,60 @@ export async function withFileLock<T>(
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
+
+export const DATA_DIR_LOCK = 'arbor-server.lock';
+
+/** Another server holds the data folder. */
+export class DataDirLockedError extends Error {
+  readonly code = 'data_dir_locked';
+  constructor(
+    readonly dataDir: string,
+    readonly owner: LockOwner | undefined,
+  ) {
+    const who = owner ? ` (process ${owner.pid} on ${owner.hostname})` : '';
+    super(
+      `Another Arbor server${who} is using the data folder ${dataDir} (lock ${dataDir}/${DATA_DIR_LOCK}). ` +
+        'Two servers on one data folder lose each other’s owners and logins: stop the other one first, ' +
+        'or give this server a data folder of its own with --data.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function cannotWrite(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EROFS' || code === 'EACCES' || code === 'EPERM';
+}
+
+/**
+ * The data folder's server lock, `<dataDir>/arbor-server.lock`, held for as long as the server
+ * runs. A holder this process cannot see (another container, another host) is waited for until
+ * its lease runs out, so a restart after a crash starts; a live one throws DataDirLockedError.
+ * A data folder this process cannot write gives no lock (undefined): a server there changes
+ * nothing, so it cannot lose another's records.
+ */
+export async function acquireDataDirLock(dataDir: string): Promise<FileLock | undefined> {
+  const lockPath = `${dataDir}/${DATA_DIR_LOCK}`;
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    if (cannotWrite(error)) return undefined;
+    throw error;
+  }
+  const deadline = Date.now() + LEASE_MS + 2 * REFRESH_MS;
+  for (;;) {
+    let result: FileLock | LockHolder;
+    try {
+      result = tryLock(lockPath);
+    } catch (error) {
+      if (cannotWrite(error)) return undefined;
+      throw error;
+    }
+    if (isHeld(result)) return result;
+    if (result.state === 'alive') throw new DataDirLockedError(dataDir, result.owner);
+    const waitMs = result.leaseEndsAt - Date.now();
+    // A lease that keeps being renewed while we wait belongs to a live server.
+    if (Date.now() + waitMs > deadline) throw new DataDirLockedError(dataDir, result.owner);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.min(waitMs + 10, 1000))));
+  }
+}
