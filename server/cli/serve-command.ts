@@ -24,6 +24,25 @@ export async function runServe(args: string[]): Promise<number> {
     throw error;
   }
   const { host, port, workspaces } = app.arbor.config;
+  // Signal handlers first: a supervisor that stops the server as soon as it says it runs must
+  // get a graceful shutdown, which releases the data folder's lock.
+  let stopping = false;
+  let resolveStopped: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => resolveStopped(0),
+      (error: unknown) => {
+        process.stderr.write(`arbor serve: shutdown failed: ${String(error)}\n`);
+        resolveStopped(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = address && typeof address === 'object' ? address.port : port;
@@ -35,21 +54,5 @@ export async function runServe(args: string[]): Promise<number> {
       `  data: ${app.arbor.config.dataDir}\n` +
       (app.arbor.authRequired() ? '  login required (arbor user add NAME --role ROLE)\n' : ''),
   );
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          process.stderr.write(`arbor serve: shutdown failed: ${String(error)}\n`);
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  return stopped;
 }
