@@ -166,9 +166,13 @@ export function tryLock(lockPath: string): FileLock | LockHolder {
     // boot id differs and the lease decides.
     try {
       fs.writeSync(fd, text);
-    } finally {
+    } catch (error) {
+      // A full disk: leave no empty lock behind to be waited out.
       fs.closeSync(fd);
+      fs.rmSync(lockPath, { force: true });
+      throw error;
     }
+    fs.closeSync(fd);
     return heldLock(lockPath, text);
   }
   const owner = parseOwner(readText(lockPath));
