@@ -100,6 +100,13 @@ export function toErrorBody(error: unknown): ErrorBody {
       message: 'The session file is in use by another program (pi?); close it there.',
     };
   }
+  if (foreign === 'session_changed') {
+    return {
+      code: 'conflict',
+      message:
+        'The session file changed on disk since Arbor read it (another program wrote to it); open the session again to see the changes.',
+    };
+  }
   if (code) return { code, message: (error as Error).message || ERROR_CATALOG[code].message };
   return { code: 'internal', message: ERROR_CATALOG.internal.message };
 }

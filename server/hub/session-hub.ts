@@ -76,7 +76,9 @@ export class SessionHub {
   async open(sessionId: string): Promise<LiveSession> {
     this.assertOpen();
     const existing = this.live.get(sessionId);
-    if (existing) return existing;
+    // A session only read so far whose file another program changed is read again.
+    if (existing && existing.agent.store.stale && !existing.isBusy()) await this.dispose(existing);
+    else if (existing) return existing;
     const pending = this.opening.get(sessionId);
     if (pending) return pending;
     const location = this.opts.locator.locate(sessionId);

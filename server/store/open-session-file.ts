@@ -52,7 +52,7 @@ export class SessionChangedError extends Error {
   readonly code = 'session_changed';
   constructor(readonly file: string) {
     super(
-      `The session file ${file} changed on disk since it was opened (another program wrote to it); open the session again.`,
+      `The session file ${file} changed on disk since Arbor read it (another program wrote to it); open the session again to see the changes.`,
     );
     this.name = 'SessionChangedError';
   }

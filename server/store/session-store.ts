@@ -17,6 +17,7 @@ import { createSessionFile } from './new-session-file.js';
 import {
   makeWritable,
   readSessionFile,
+  SessionChangedError,
   type PendingRepair,
   type StoreState,
 } from './open-session-file.js';
@@ -73,6 +74,11 @@ export class SessionStore {
   private lock: FileLock | undefined;
   /** Set for a session opened `writableOnDemand` until its first write. */
   private pending: PendingRepair | undefined;
+  /**
+   * True once a first write found that another program changed the file since it was read: this
+   * store's view is out of date and it must be opened again.
+   */
+  stale = false;
   private readonly listeners = new Set<(change: SessionChangeEvent) => void>();
   private leafId: string | null;
   private nextLine: number;
@@ -218,6 +224,7 @@ export class SessionStore {
       this.writer = makeWritable(this.file, pending, true);
     } catch (error) {
       lock.release();
+      if (error instanceof SessionChangedError) this.stale = true;
       throw error;
     }
     this.lock = lock;
