@@ -48,7 +48,12 @@ function holderPid(file: string): number {
 }
 
 function spawnHolder(lockPath: string, prefix: string[] = []): Promise<{ child: ChildProcess }> {
-  const args = [process.execPath, '--import', 'tsx', path.join(here, 'test-support', 'hold-lock.ts')];
+  const args = [
+    process.execPath,
+    '--import',
+    'tsx',
+    path.join(here, 'test-support', 'hold-lock.ts'),
+  ];
   const [command, ...rest] = [...prefix, ...args, lockPath];
   const child = spawn(command!, rest, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {

@@ -9,7 +9,9 @@ import path from 'node:path';
 
 export function requireRoot(what: string): void {
   if (process.getuid?.() !== 0) {
-    throw new Error(`${what} needs root to mount a file system (run the tests as root, as CI does)`);
+    throw new Error(
+      `${what} needs root to mount a file system (run the tests as root, as CI does)`,
+    );
   }
 }
 
