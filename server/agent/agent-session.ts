@@ -69,6 +69,7 @@ export class AgentSession {
   private readonly syncer: BackgroundSync;
   /** False until the file records the model in use (see createAgentSession). */
   private modelRecorded: boolean;
+  private thinkingLevelRecorded: boolean;
   /** The append that failed in the current run: nothing more of the run is written. */
   private persistFailure: unknown;
   private persistFailureShown = false;
@@ -79,6 +80,7 @@ export class AgentSession {
     this.catalog = deps.catalog;
     this.model = deps.model;
     this.modelRecorded = deps.modelRecorded ?? true;
+    this.thinkingLevelRecorded = deps.thinkingLevelRecorded ?? true;
     this.requestedThinkingLevel = deps.thinkingLevel;
     this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
@@ -255,6 +257,7 @@ export class AgentSession {
     if (effective === this.thinkingLevel) return;
     this.store.appendThinkingLevelChange(effective);
     this.thinkingLevel = effective;
+    this.thinkingLevelRecorded = true;
     this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
@@ -481,11 +484,19 @@ export class AgentSession {
     this.emit({ type: 'message_end', message });
   }
 
-  /** Records the model in use when the file does not say it yet (before the first prompt). */
+  /**
+   * Records the model in use (and, for a session with no entries, the thinking level) when the
+   * file does not say it yet: before the first prompt, since opening never writes.
+   */
   private recordModel(): void {
-    if (this.modelRecorded) return;
-    this.store.appendModelChange(this.model.provider, this.model.id);
-    this.modelRecorded = true;
+    if (!this.modelRecorded) {
+      this.store.appendModelChange(this.model.provider, this.model.id);
+      this.modelRecorded = true;
+    }
+    if (!this.thinkingLevelRecorded) {
+      this.store.appendThinkingLevelChange(this.thinkingLevel);
+      this.thinkingLevelRecorded = true;
+    }
   }
 
   private rebuildContext(): void {

@@ -69,7 +69,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
   const isNew = store.getTree().length === 0;
   let modelRecorded = true;
-  if (isNew && store.writableNow) {
+  let thinkingLevelRecorded = true;
+  if (isNew && !store.writableNow) {
+    // Only looked at so far: the first prompt starts it as pi's SDK would.
+    modelRecorded = false;
+    thinkingLevelRecorded = false;
+  } else if (isNew) {
     // As pi's SDK starts a session: the model, then the thinking level.
     store.appendModelChange(model.provider, model.id);
     store.appendThinkingLevelChange(clampThinkingLevel(model, thinkingLevel));
@@ -84,6 +89,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   }
   return new AgentSession({
     modelRecorded,
+    thinkingLevelRecorded,
     store,
     catalog,
     model,
