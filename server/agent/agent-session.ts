@@ -6,7 +6,7 @@ import type {
 } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import { storageErrorBody } from '../app/error-catalog.js';
+import { toErrorBody } from '../app/error-catalog.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
@@ -470,15 +470,14 @@ export class AgentSession {
   private showPersistFailure(): void {
     if (this.persistFailureShown) return;
     this.persistFailureShown = true;
-    const storage = storageErrorBody(this.persistFailure);
-    const detail =
-      this.persistFailure instanceof Error ? this.persistFailure.message : 'unknown error';
+    const body = toErrorBody(this.persistFailure);
     const message: AssistantMessage = {
       ...emptyAssistantMessage(this.model),
       stopReason: 'error',
-      errorMessage: storage
-        ? storage.message
-        : `The session could not be saved (${detail}); the run was stopped. Everything saved before is kept.`,
+      errorMessage:
+        body.code === 'internal'
+          ? 'The session could not be saved, so the run was stopped. Everything saved before is kept.'
+          : body.message,
     };
     this.emit({ type: 'message_start', message });
     this.emit({ type: 'message_end', message });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { selfIdentity, startTimeOf } from './process-identity.js';
 import { lockFileFor } from './session-paths.js';
@@ -184,14 +185,21 @@ function heldLock(lockPath: string, text: string): FileLock {
   let compromised = false;
   const ours = () => readText(lockPath) === text;
   const timer = setInterval(() => {
-    if (!ours()) {
+    let now: string | undefined;
+    try {
+      now = fs.readFileSync(lockPath, 'utf8');
+    } catch (error) {
+      // Only a lock that is gone is lost; any other read error is tried again next time.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    }
+    if (now !== text) {
       compromised = true;
       clearInterval(timer);
       return;
     }
-    const now = new Date();
+    const time = new Date();
     try {
-      fs.utimesSync(lockPath, now, now);
+      fs.utimesSync(lockPath, time, time);
     } catch {
       // Tried again at the next refresh; the lease is four refreshes long.
     }
@@ -213,6 +221,11 @@ function heldLock(lockPath: string, text: string): FileLock {
 
 export function isHeld(result: FileLock | LockHolder): result is FileLock {
   return 'release' in result;
+}
+
+/** Who holds the writer lock of a session file now, when that can be read. */
+export function readLockOwner(file: string): LockOwner | undefined {
+  return parseOwner(readText(lockFileFor(file)));
 }
 
 /** The writer lock of a session file, `<file>.lock`; SessionLockedError while another holds it. */
@@ -308,7 +321,7 @@ function cannotWrite(error: unknown): boolean {
  * nothing, so it cannot lose another's records.
  */
 export async function acquireDataDirLock(dataDir: string): Promise<FileLock | undefined> {
-  const lockPath = `${dataDir}/${DATA_DIR_LOCK}`;
+  const lockPath = path.join(dataDir, DATA_DIR_LOCK);
   try {
     fs.mkdirSync(dataDir, { recursive: true });
   } catch (error) {

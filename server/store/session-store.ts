@@ -12,7 +12,7 @@ import { BodyCache, bufferSource, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
 import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
-import { acquireLock, type FileLock } from './file-lock.js';
+import { acquireLock, readLockOwner, SessionLockedError, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
 import {
   makeWritable,
@@ -209,10 +209,9 @@ export class SessionStore {
    */
   ensureWritable(): void {
     if (this.closed) throw new Error('The session is closed');
-    if (this.lock?.compromised) {
-      throw new Error(
-        `The lock of ${this.file} was taken over by another process; this session can no longer be written. Open it again.`,
-      );
+    if (this.lock?.compromised && this.file) {
+      // Another process took the lock over (this one stalled past its lease): it writes now.
+      throw new SessionLockedError(this.file, readLockOwner(this.file));
     }
     const pending = this.pending;
     if (!pending || !this.file) {
