@@ -6,9 +6,7 @@ import type {
 } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import { toErrorBody } from '../app/error-catalog.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
-import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -16,6 +14,7 @@ import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
 import { resolveNavigation } from './navigation.js';
+import { RunRecorder } from './run-recorder.js';
 import {
   InvalidRequestError,
   NotSupportedError,
@@ -67,20 +66,14 @@ export class AgentSession {
   /** The loop's message being streamed (its own object, not a copy), or null. */
   private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
-  /** False until the file records the model in use (see createAgentSession). */
-  private modelRecorded: boolean;
-  private thinkingLevelRecorded: boolean;
-  /** The append that failed in the current run: nothing more of the run is written. */
-  private persistFailure: unknown;
-  private persistFailureShown = false;
+  private readonly recorder: RunRecorder;
 
   constructor(deps: AgentSessionDeps) {
     this.deps = deps;
     this.store = deps.store;
     this.catalog = deps.catalog;
     this.model = deps.model;
-    this.modelRecorded = deps.modelRecorded ?? true;
-    this.thinkingLevelRecorded = deps.thinkingLevelRecorded ?? true;
+    this.recorder = new RunRecorder(deps);
     this.requestedThinkingLevel = deps.thinkingLevel;
     this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
@@ -100,19 +93,15 @@ export class AgentSession {
    */
   async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
     this.assertIdle();
-    // Fails here, before the run starts, when the file cannot be written (held elsewhere,
-    // changed on disk, a read-only folder).
+    // A file that cannot be written (held elsewhere, read-only) fails here, before the run.
     this.store.ensureWritable();
-    this.recordModel();
-    this.persistFailure = undefined;
-    this.persistFailureShown = false;
+    this.recorder.start(this.model, this.thinkingLevel);
     await this.execute([userMessage(text, opts.images)]);
-    const failure = this.persistFailure;
-    if (failure !== undefined) {
-      await this.syncer.flush().catch(() => undefined);
-      throw failure;
-    }
-    await this.syncer.flush();
+    // A failed append is the error to report; a failed fsync after it adds nothing.
+    await this.syncer.flush().catch((error: unknown) => {
+      if (this.recorder.failed === undefined) throw error;
+    });
+    if (this.recorder.failed !== undefined) throw this.recorder.failed;
   }
 
   /** Delivered after the current tool batch, before the next model call. */
@@ -211,11 +200,6 @@ export class AgentSession {
       return Promise.reject(new NotSupportedError('Compaction is not available in this build'));
     if (this.compacting || this.manualCompaction)
       return Promise.reject(new SessionBusyError('A compaction is already running'));
-    try {
-      this.store.ensureWritable();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
     const compaction = this.compactNow(customInstructions).finally(() => {
       this.manualCompaction = undefined;
     });
@@ -232,7 +216,7 @@ export class AgentSession {
     if (model.id === this.model.id && model.provider === this.model.provider) return;
     this.store.appendModelChange(model.provider, model.id);
     this.model = model;
-    this.modelRecorded = true;
+    this.recorder.modelChanged();
     this.emit({ type: 'model_changed', modelId: model.id });
     this.applyThinkingLevel();
   }
@@ -257,7 +241,7 @@ export class AgentSession {
     if (effective === this.thinkingLevel) return;
     this.store.appendThinkingLevelChange(effective);
     this.thinkingLevel = effective;
-    this.thinkingLevelRecorded = true;
+    this.recorder.thinkingLevelChanged();
     this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
@@ -292,7 +276,6 @@ export class AgentSession {
     };
   }
 
-  /** The agent's context: what the next model call is built from (before conversion). */
   /**
    * A copy of the assistant message being streamed, every delta emitted so far applied, or null
    * between messages: what a client that joins mid-run needs to draw it.
@@ -321,6 +304,8 @@ export class AgentSession {
   // ------------------------------------------------------------------ internals
 
   private async compactNow(customInstructions: string | undefined): Promise<CompactionResult> {
+    // A file that cannot be written fails the command before a run is stopped for it.
+    this.store.ensureWritable();
     await this.abort();
     // Its own controller, so that abort() also stops a manual compaction.
     const controller = new AbortController();
@@ -440,61 +425,16 @@ export class AgentSession {
   }
 
   private onAgentEvent(event: AgentEvent): void {
-    if (event.type === 'agent_end' && this.persistFailure !== undefined) this.showPersistFailure();
+    if (event.type === 'agent_end') this.recorder.showFailure(this.model, (e) => this.emit(e));
     this.emit(event);
     if (event.type === 'message_end') {
       const role = event.message.role;
-      if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom')
-        this.persist(event.message);
+      const persisted =
+        role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom';
+      // A failed append stops the run: it ends with agent_end, its failure shown just before.
+      if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
     } else if (event.type === 'turn_end') {
       this.syncer.requestQuietly();
-    }
-  }
-
-  /**
-   * Appends a message of the run. When an append fails (a full disk), the run is stopped: nothing
-   * after a missing entry may be written, as its parent would be wrong. What was appended before
-   * stays; the run ends with agent_end, and the failure is shown as the run's error.
-   */
-  private persist(message: AgentMessage): void {
-    if (this.persistFailure !== undefined) return;
-    try {
-      this.store.appendMessage(message);
-    } catch (error) {
-      this.persistFailure = error;
-      this.controller?.abort();
-    }
-  }
-
-  /** An error message (not saved: saving is what failed) just before the run's agent_end. */
-  private showPersistFailure(): void {
-    if (this.persistFailureShown) return;
-    this.persistFailureShown = true;
-    const body = toErrorBody(this.persistFailure);
-    const message: AssistantMessage = {
-      ...emptyAssistantMessage(this.model),
-      stopReason: 'error',
-      errorMessage:
-        body.code === 'internal'
-          ? 'The session could not be saved, so the run was stopped. Everything saved before is kept.'
-          : body.message,
-    };
-    this.emit({ type: 'message_start', message });
-    this.emit({ type: 'message_end', message });
-  }
-
-  /**
-   * Records the model in use (and, for a session with no entries, the thinking level) when the
-   * file does not say it yet: before the first prompt, since opening never writes.
-   */
-  private recordModel(): void {
-    if (!this.modelRecorded) {
-      this.store.appendModelChange(this.model.provider, this.model.id);
-      this.modelRecorded = true;
-    }
-    if (!this.thinkingLevelRecorded) {
-      this.store.appendThinkingLevelChange(this.thinkingLevel);
-      this.thinkingLevelRecorded = true;
     }
   }
 

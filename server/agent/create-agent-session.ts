@@ -70,7 +70,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const isNew = store.getTree().length === 0;
   let modelRecorded = true;
   let thinkingLevelRecorded = true;
-  if (isNew && !store.writableNow) {
+  if (isNew && !store.access.writableNow) {
     // Only looked at so far: the first prompt starts it as pi's SDK would.
     modelRecorded = false;
     thinkingLevelRecorded = false;

@@ -20,6 +20,8 @@ export interface StoreState {
   writer?: SessionWriter;
   source?: BodySource;
   lock?: FileLock;
+  /** For a file opened to be written on demand: what its first write must do. */
+  pending?: PendingRepair;
   nextLine: number;
 }
 
@@ -56,6 +58,23 @@ export class SessionChangedError extends Error {
     );
     this.name = 'SessionChangedError';
   }
+}
+
+export type OpenMode = 'read' | 'on demand' | 'write';
+
+export interface OpenOptions {
+  /** No lock, no repair, no migration on disk (a v1/v2 file is migrated in memory only). */
+  readOnly?: boolean;
+  /** Read as `readOnly`; the first write takes the lock, repairs, migrates (decision 053). */
+  writableOnDemand?: boolean;
+}
+
+/** How to open `file` (which exists) for the given options. */
+export function openMode(file: string, options: OpenOptions): OpenMode {
+  if (options.readOnly) return 'read';
+  // An empty file has nothing to read: only a writable open can give it its header.
+  if (options.writableOnDemand && fs.statSync(file).size > 0) return 'on demand';
+  return 'write';
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SessionChangedError, SessionStore } from './session-store.js';
+import { SessionChangedError } from './open-session-file.js';
+import { SessionStore } from './session-store.js';
 import { copyFixture, useTempDirs } from './test-support/temp-dir.js';
 import { assistantMessage, userMessage } from './test-support/messages.js';
 
@@ -28,7 +29,7 @@ describe('a session opened to be written on demand', () => {
     const before = fs.readFileSync(file);
     const store = SessionStore.open(file, { writableOnDemand: true });
     expect(store.getTree()).toHaveLength(2);
-    expect(store.readOnly).toBe(false);
+    expect(store.access.readOnly).toBe(false);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
 
@@ -65,7 +66,7 @@ describe('a session opened to be written on demand', () => {
     other.close();
     const after = fs.readFileSync(file);
     expect(() => viewer.appendMessage(userMessage('stale'))).toThrow(SessionChangedError);
-    expect(viewer.stale).toBe(true);
+    expect(viewer.access.stale).toBe(true);
     expect(fs.readFileSync(file).equals(after)).toBe(true);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
     viewer.close();

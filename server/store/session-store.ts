@@ -12,15 +12,10 @@ import { BodyCache, bufferSource, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
 import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
-import { acquireLock, readLockOwner, SessionLockedError, type FileLock } from './file-lock.js';
+import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
-import {
-  makeWritable,
-  readSessionFile,
-  SessionChangedError,
-  type PendingRepair,
-  type StoreState,
-} from './open-session-file.js';
+import { openMode, readSessionFile } from './open-session-file.js';
+import type { OpenMode, OpenOptions, StoreState } from './open-session-file.js';
 import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
@@ -33,13 +28,12 @@ import {
   type OpenReport,
 } from './session-loader.js';
 import { resolveTargetDir } from './session-paths.js';
-import type { SessionWriter } from './session-writer.js';
+import { WriteAccess } from './write-access.js';
 import { mostRecentSessionFile } from './recent-session-file.js';
 
 export type { OpenReport } from './session-loader.js';
 export { NotASessionFileError } from './session-loader.js';
 export { SessionLockedError } from './file-lock.js';
-export { SessionChangedError } from './open-session-file.js';
 
 /*
  * A session tree kept in a pi-compatible JSONL file (pi-session-format.md; decisions 001–003).
@@ -53,32 +47,16 @@ export { SessionChangedError } from './open-session-file.js';
  * `leaf_moved` for `branch`/`resetLeaf` only.
  */
 
-export interface OpenOptions {
-  /** No lock, no repair, no migration on disk (a v1/v2 file is migrated in memory only). */
-  readOnly?: boolean;
-  /**
-   * Opened as `readOnly`, and made writable (lock, repair, migration) by the first write: a
-   * session that is only looked at is never written to (decision 053).
-   */
-  writableOnDemand?: boolean;
-}
+export type { OpenOptions } from './open-session-file.js';
 
 export class SessionStore {
   readonly file: string | undefined;
   readonly header: SessionHeader;
   readonly openReport: OpenReport;
-  private readOnlyNow: boolean;
   private readonly index: SessionIndex;
   private readonly bodies: BodyCache;
-  private writer: SessionWriter | undefined;
-  private lock: FileLock | undefined;
-  /** Set for a session opened `writableOnDemand` until its first write. */
-  private pending: PendingRepair | undefined;
-  /**
-   * True once a first write found that another program changed the file since it was read: this
-   * store's view is out of date and it must be opened again.
-   */
-  stale = false;
+  /** Whether and when the file can be written (read-only, now, or on demand). */
+  readonly access: WriteAccess;
   private readonly listeners = new Set<(change: SessionChangeEvent) => void>();
   private leafId: string | null;
   private nextLine: number;
@@ -88,15 +66,13 @@ export class SessionStore {
     this.file = state.file;
     this.header = state.header;
     this.openReport = state.report;
-    this.readOnlyNow = state.readOnly;
     this.index = state.index;
     this.bodies = new BodyCache(state.bodies, state.source, (record) => {
       // A line indexed from its first bytes turned out unreadable: report it now.
       this.openReport.badLines.push(record.line);
       this.openReport.problems.push({ line: record.line, reason: 'unreadable entry body' });
     });
-    this.writer = state.writer;
-    this.lock = state.lock;
+    this.access = WriteAccess.of(state);
     this.nextLine = state.nextLine;
     this.leafId = this.index.leafOnOpen();
   }
@@ -135,16 +111,11 @@ export class SessionStore {
   static open(file: string, options: OpenOptions = {}): SessionStore {
     const resolved = path.resolve(file);
     if (!fs.existsSync(resolved)) throw new Error(`No such session file: ${resolved}`);
-    // An empty file has nothing to read: only a writable open can give it its header.
-    const empty = fs.statSync(resolved).size === 0;
-    if (options.readOnly || (options.writableOnDemand && !empty)) {
-      const store = SessionStore.load(resolved, undefined, true);
-      if (options.writableOnDemand && !options.readOnly) store.pending = store.pendingRepair;
-      return store;
-    }
+    const mode = openMode(resolved, options);
+    if (mode !== 'write') return SessionStore.load(resolved, undefined, mode);
     const lock = acquireLock(resolved);
     try {
-      return SessionStore.load(resolved, lock, false);
+      return SessionStore.load(resolved, lock, 'write');
     } catch (error) {
       lock.release();
       throw error;
@@ -175,63 +146,25 @@ export class SessionStore {
     });
   }
 
-  private pendingRepair: PendingRepair | undefined;
-
-  private static load(file: string, lock: FileLock | undefined, readOnly: boolean): SessionStore {
-    const opened = readSessionFile(file, readOnly);
+  private static load(file: string, lock: FileLock | undefined, mode: OpenMode): SessionStore {
+    const opened = readSessionFile(file, mode !== 'write');
     const store = new SessionStore({
       ...opened.state,
       lock,
+      ...(mode === 'on demand' && opened.pending ? { pending: opened.pending } : {}),
       // Bodies of the active path come from the bytes in hand; the file takes over afterwards.
       source: bufferSource(opened.bytes),
     });
     store.buildSessionContext();
     store.bodies.source = opened.laterSource();
-    store.pendingRepair = opened.pending;
     return store;
   }
 
-  /** True when appends go straight to the file: no lock to take or repair to make first. */
-  get writableNow(): boolean {
-    return !this.readOnlyNow && !this.closed;
-  }
-
-  /** False once the session cannot be written: opened read-only (and not writable on demand). */
-  get readOnly(): boolean {
-    return this.readOnlyNow && this.pending === undefined;
-  }
-
-  /**
-   * Makes a session opened `writableOnDemand` writable now: takes its lock (SessionLockedError
-   * while another process holds it), refuses a file changed since it was read
-   * (SessionChangedError), repairs and migrates it. A no-op for a writable session; every append
-   * calls it, and callers about to start work that writes call it first to fail before they begin.
-   */
+  /** Makes the file writable now (WriteAccess.ensure); every append and every writer calls it. */
   ensureWritable(): void {
     if (this.closed) throw new Error('The session is closed');
-    if (this.lock?.compromised && this.file) {
-      // Another process took the lock over (this one stalled past its lease): it writes now.
-      throw new SessionLockedError(this.file, readLockOwner(this.file));
-    }
-    const pending = this.pending;
-    if (!pending || !this.file) {
-      if (this.readOnlyNow) throw new Error('The session was opened read-only');
-      return;
-    }
-    const lock = acquireLock(this.file);
-    try {
-      this.writer = makeWritable(this.file, pending, true);
-    } catch (error) {
-      lock.release();
-      if (error instanceof SessionChangedError) this.stale = true;
-      throw error;
-    }
-    this.lock = lock;
-    this.pending = undefined;
-    this.pendingRepair = undefined;
-    this.readOnlyNow = false;
     // A migrated file now holds, at the same offsets, the bytes the skeleton was built from.
-    if (pending.migration) this.bodies.source = fileSource(this.file);
+    if (this.access.ensure() && this.file) this.bodies.source = fileSource(this.file);
   }
 
   // ---------------------------------------------------------------- reading
@@ -425,7 +358,7 @@ export class SessionStore {
   private moveLeaf(target: string | null): void {
     if (target === this.leafId) return;
     this.assertWritable();
-    if (this.writer) {
+    if (this.access.appender) {
       const marker = buildEntry.custom(this.base(target), LEAF_MARKER_TYPE, { leafId: target });
       this.writeEntry(marker);
     }
@@ -472,7 +405,7 @@ export class SessionStore {
     const { file, lock, writer } = createSessionFile(dir, header, content);
     writer.close();
     try {
-      return SessionStore.load(file, lock, false);
+      return SessionStore.load(file, lock, 'write');
     } catch (error) {
       lock.release();
       throw error;
@@ -489,7 +422,7 @@ export class SessionStore {
 
   /** Makes every append so far durable (fsync). */
   sync(): void {
-    this.writer?.sync();
+    this.access.sync();
   }
 
   /** fsync, close the file, release the lock. Further appends throw. */
@@ -497,10 +430,9 @@ export class SessionStore {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.writer?.close();
+      this.access.close();
     } finally {
       this.bodies.close();
-      this.lock?.release();
       this.listeners.clear();
     }
   }
@@ -522,10 +454,11 @@ export class SessionStore {
   private writeEntry(entry: SessionEntry): EntryRecord {
     this.assertWritable();
     const text = serializeLine(entry);
-    const offset = this.writer ? this.writer.append(text) : -1;
-    const length = this.writer ? Buffer.byteLength(text) - 1 : 0;
+    const writer = this.access.appender;
+    const offset = writer ? writer.append(text) : -1;
+    const length = writer ? Buffer.byteLength(text) - 1 : 0;
     const indexed = recordOfParsed({ kind: 'entry', entry }, this.nextLine, offset, length);
-    if (this.writer) this.nextLine++;
+    if (writer) this.nextLine++;
     if (!indexed) throw new Error('unreachable: an entry always yields a record');
     this.index.add(indexed.record);
     applyBookkeeping(this.index, entry);
@@ -533,7 +466,7 @@ export class SessionStore {
     this.bodies.add(
       entry.id,
       entry,
-      this.writer !== undefined && (length > SMALL_LINE_BYTES || entry.type === 'message'),
+      writer !== undefined && (length > SMALL_LINE_BYTES || entry.type === 'message'),
     );
     return indexed.record;
   }
