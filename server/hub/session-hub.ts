@@ -77,7 +77,8 @@ export class SessionHub {
     this.assertOpen();
     const existing = this.live.get(sessionId);
     // A session only read so far whose file another program changed is read again.
-    if (existing && existing.agent.store.access.stale && !existing.isBusy()) await this.dispose(existing);
+    if (existing && existing.agent.store.access.stale && !existing.isBusy())
+      await this.dispose(existing);
     else if (existing) return existing;
     const pending = this.opening.get(sessionId);
     if (pending) return pending;
