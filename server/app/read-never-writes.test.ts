@@ -122,6 +122,44 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
   }, 60_000);
 });
 
+describe('a session another program writes while Arbor only reads it', () => {
+  it("refuses Arbor's first write with a conflict, then shows the other program's entries when opened again", async () => {
+    let seeded: Seeded | undefined;
+    server = await startTestServer({
+      prepare: async (dataDir) => {
+        seeded = await seed(dataDir, { provider: DEMO_PROVIDER, id: 'arbor-demo' });
+      },
+    });
+    const { file, sessionId, tokens } = seeded!;
+    const ada = await loginAs(tokens.ada!);
+    await subscribe(ada, sessionId);
+
+    // Nothing holds the file while Arbor only reads it: `arbor run` or pi may append.
+    const terminal = SessionStore.open(file);
+    terminal.appendMessage(userMessage('typed in the terminal'));
+    terminal.close();
+    const after = fs.readFileSync(file);
+
+    const refused = await ada.request({ type: 'prompt', sessionId, text: 'from the page' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringMatching(/changed on disk/) },
+    });
+    expect(refused.ok === false && refused.error.message).not.toContain(file);
+    expect(fs.readFileSync(file).equals(after)).toBe(true);
+
+    const again = await subscribe(ada, sessionId);
+    expect(again.messages.map((message) => message.message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+    ]);
+    const ended = ada.waitForEvent(sessionId, 'agent_end');
+    await ada.ok({ type: 'prompt', sessionId, text: 'from the page' });
+    await ended;
+  }, 60_000);
+});
+
 describe('a read-only data folder', () => {
   it('serves the listing and a WebSocket subscribe, and refuses a prompt with read_only', async () => {
     let seeded: Seeded | undefined;
