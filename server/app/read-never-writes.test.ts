@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +158,36 @@ describe('a session another program writes while Arbor only reads it', () => {
     const ended = ada.waitForEvent(sessionId, 'agent_end');
     await ada.ok({ type: 'prompt', sessionId, text: 'from the page' });
     await ended;
+  }, 60_000);
+});
+
+describe('a session whose file another live process holds', () => {
+  it('can be watched, and a prompt is refused with "in use by another program"', async () => {
+    let seeded: Seeded | undefined;
+    server = await startTestServer({
+      prepare: async (dataDir) => {
+        seeded = await seed(dataDir, { provider: DEMO_PROVIDER, id: 'arbor-demo' });
+      },
+    });
+    const { file, sessionId, tokens } = seeded!;
+    const holder = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('server/store/test-support/hold-lock.ts'), `${file}.lock`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      await new Promise((resolve) => holder.stdout.once('data', resolve));
+      const ada = await loginAs(tokens.ada!);
+      expect((await subscribe(ada, sessionId)).messages).toHaveLength(2);
+      expect(await ada.request({ type: 'prompt', sessionId, text: 'mine now?' })).toMatchObject({
+        ok: false,
+        error: { code: 'conflict', message: expect.stringMatching(/in use by another program/) },
+      });
+    } finally {
+      holder.kill('SIGKILL');
+      await exited;
+    }
   }, 60_000);
 });
 
