@@ -1,9 +1,9 @@
-import { toErrorBody } from '../app/error-catalog.js';
 import type { AgentEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { SessionStore } from '../store/session-store.js';
+import { STORAGE_MESSAGES, storageProblem } from '../store/storage-errors.js';
 import type { AgentSessionDeps } from './agent-session-types.js';
 
 /*
@@ -69,14 +69,13 @@ export class RunRecorder {
   showFailure(model: ModelInfo, emit: (event: AgentEvent) => void): void {
     if (this.failure === undefined || this.failureShown) return;
     this.failureShown = true;
-    const body = toErrorBody(this.failure);
+    const problem = storageProblem(this.failure);
     const message: AssistantMessage = {
       ...emptyAssistantMessage(model),
       stopReason: 'error',
-      errorMessage:
-        body.code === 'internal'
-          ? 'The session could not be saved, so the run was stopped. Everything saved before is kept.'
-          : body.message,
+      errorMessage: problem
+        ? STORAGE_MESSAGES[problem]
+        : 'The session could not be saved, so the run was stopped. Everything saved before is kept.',
     };
     emit({ type: 'message_start', message });
     emit({ type: 'message_end', message });

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../../shared/protocol.js';
+import { STORAGE_MESSAGES, storageProblem } from '../store/storage-errors.js';
 
 /*
  * The one catalog of errors a client can see, over HTTP and WebSocket alike: a stable code, an HTTP
@@ -21,16 +22,8 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   payload_too_large: { status: 413, message: 'Too large.' },
   rate_limited: { status: 429, message: 'Too many requests; slow down.' },
   unavailable: { status: 503, message: 'Not available on this server.' },
-  disk_full: {
-    status: 507,
-    message:
-      "The server's disk is full: this change could not be saved. Everything saved before is kept; free space on the server and try again.",
-  },
-  read_only: {
-    status: 503,
-    message:
-      "The server's data folder is read-only: sessions can be read but not changed. Make the folder writable to change them.",
-  },
+  disk_full: { status: 507, message: STORAGE_MESSAGES.disk_full },
+  read_only: { status: 503, message: STORAGE_MESSAGES.read_only },
   internal: { status: 500, message: 'Something went wrong on the server; it has been logged.' },
 };
 
@@ -61,23 +54,13 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   entry_not_found: 'not_found',
 };
 
-/** File system error codes that mean "cannot save", as the protocol names them. */
-const STORAGE_CODES: Record<string, ErrorCode> = {
-  ENOSPC: 'disk_full',
-  EDQUOT: 'disk_full',
-  EROFS: 'read_only',
-  EACCES: 'read_only',
-};
-
 /**
  * `disk_full` or `read_only` with the catalog's message when `error` is a failed write for want of
  * space or permission (Node's own message names paths, so it is not passed on); else undefined.
  */
 export function storageErrorBody(error: unknown): ErrorBody | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !Object.hasOwn(STORAGE_CODES, code)) return undefined;
-  const mapped = STORAGE_CODES[code] as ErrorCode;
-  return { code: mapped, message: ERROR_CATALOG[mapped].message };
+  const problem = storageProblem(error);
+  return problem ? { code: problem, message: ERROR_CATALOG[problem].message } : undefined;
 }
 
 /**
