@@ -241,26 +241,32 @@ function sleepSync(ms: number): void {
 }
 
 /**
+ * Tries `<file>.lock` until `deadline`: the lock, or the wait (ms) before the next try. Throws
+ * once the deadline has passed with the lock still held.
+ */
+function nextTry(file: string, deadline: number, wait: number): FileLock | number {
+  const result = tryLock(lockFileFor(file));
+  if (isHeld(result)) return result;
+  if (Date.now() < deadline) return Math.min(wait * 2, 100);
+  const who = result.owner ? ` by process ${result.owner.pid} on ${result.owner.hostname}` : '';
+  throw new Error(`${file} stays locked${who} (${lockFileFor(file)}); try again.`);
+}
+
+/**
  * Runs `fn` holding `<file>.lock`, waiting up to `timeoutMs` for another holder (these locks are
  * held for the few milliseconds of a read-merge-write). Throws when the lock stays held.
  */
 export function withFileLockSync<T>(file: string, fn: () => T, timeoutMs = 10_000): T {
-  const lockPath = lockFileFor(file);
   const deadline = Date.now() + timeoutMs;
-  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
-    const result = tryLock(lockPath);
-    if (isHeld(result)) {
-      try {
-        return fn();
-      } finally {
-        result.release();
-      }
-    }
-    if (Date.now() >= deadline) {
-      const who = result.owner ? ` by process ${result.owner.pid} on ${result.owner.hostname}` : '';
-      throw new Error(`${file} stays locked${who} (${lockPath}); try again.`);
-    }
-    sleepSync(wait);
+  let attempt = nextTry(file, deadline, 1);
+  while (typeof attempt === 'number') {
+    sleepSync(attempt);
+    attempt = nextTry(file, deadline, attempt);
+  }
+  try {
+    return fn();
+  } finally {
+    attempt.release();
   }
 }
 
@@ -270,22 +276,17 @@ export async function withFileLock<T>(
   fn: () => Promise<T>,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const lockPath = lockFileFor(file);
   const deadline = Date.now() + timeoutMs;
-  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
-    const result = tryLock(lockPath);
-    if (isHeld(result)) {
-      try {
-        return await fn();
-      } finally {
-        result.release();
-      }
-    }
-    if (Date.now() >= deadline) {
-      const who = result.owner ? ` by process ${result.owner.pid} on ${result.owner.hostname}` : '';
-      throw new Error(`${file} stays locked${who} (${lockPath}); try again.`);
-    }
+  let attempt = nextTry(file, deadline, 1);
+  while (typeof attempt === 'number') {
+    const wait = attempt;
     await new Promise((resolve) => setTimeout(resolve, wait));
+    attempt = nextTry(file, deadline, attempt);
+  }
+  try {
+    return await fn();
+  } finally {
+    attempt.release();
   }
 }
 
