@@ -61,6 +61,8 @@ export const ErrorCodeSchema = z.enum([
   'payload_too_large',
   'conflict',
   'unavailable', // a feature turned off by configuration (e.g. bash policy, compaction missing)
+  'disk_full', // the server's disk (or quota) is full: nothing more can be saved until space is freed
+  'read_only', // the server's data folder cannot be written: sessions can be read, not changed
   'internal', // anything else; details are in the server log, never in the message
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

@@ -37,6 +37,10 @@ export interface AgentSessionDeps {
   store: SessionStore;
   catalog: ModelCatalog;
   model: ModelInfo;
+  /** False when the file does not yet say `model` is in use: the first prompt records it. */
+  modelRecorded?: boolean;
+  /** False for a session with no entries yet: the first prompt records the thinking level too. */
+  thinkingLevelRecorded?: boolean;
   thinkingLevel: string;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;

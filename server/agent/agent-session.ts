@@ -14,6 +14,7 @@ import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
 import { resolveNavigation } from './navigation.js';
+import { RunRecorder } from './run-recorder.js';
 import {
   InvalidRequestError,
   NotSupportedError,
@@ -65,12 +66,14 @@ export class AgentSession {
   /** The loop's message being streamed (its own object, not a copy), or null. */
   private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
+  private readonly recorder: RunRecorder;
 
   constructor(deps: AgentSessionDeps) {
     this.deps = deps;
     this.store = deps.store;
     this.catalog = deps.catalog;
     this.model = deps.model;
+    this.recorder = new RunRecorder(deps);
     this.requestedThinkingLevel = deps.thinkingLevel;
     this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
@@ -90,8 +93,15 @@ export class AgentSession {
    */
   async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
     this.assertIdle();
+    // A file that cannot be written (held elsewhere, read-only) fails here, before the run.
+    this.store.ensureWritable();
+    this.recorder.start(this.model, this.thinkingLevel);
     await this.execute([userMessage(text, opts.images)]);
-    await this.syncer.flush();
+    // A failed append is the error to report; a failed fsync after it adds nothing.
+    await this.syncer.flush().catch((error: unknown) => {
+      if (this.recorder.failed === undefined) throw error;
+    });
+    if (this.recorder.failed !== undefined) throw this.recorder.failed;
   }
 
   /** Delivered after the current tool batch, before the next model call. */
@@ -129,6 +139,7 @@ export class AgentSession {
 
   async navigateTree(targetId: string | null, opts: NavigateOptions = {}): Promise<NavigateResult> {
     this.assertIdle();
+    this.store.ensureWritable();
     const oldLeaf = this.store.getLeafId();
     if (targetId === oldLeaf) return { cancelled: false };
     const plan = resolveNavigation(this.store, targetId);
@@ -203,8 +214,9 @@ export class AgentSession {
     const model = this.catalog.get(modelId);
     if (!model) throw new UnknownModelError(`Unknown model "${modelId}"`);
     if (model.id === this.model.id && model.provider === this.model.provider) return;
-    this.model = model;
     this.store.appendModelChange(model.provider, model.id);
+    this.model = model;
+    this.recorder.modelChanged();
     this.emit({ type: 'model_changed', modelId: model.id });
     this.applyThinkingLevel();
   }
@@ -227,8 +239,9 @@ export class AgentSession {
   private applyThinkingLevel(): void {
     const effective = clampThinkingLevel(this.model, this.requestedThinkingLevel);
     if (effective === this.thinkingLevel) return;
-    this.thinkingLevel = effective;
     this.store.appendThinkingLevelChange(effective);
+    this.thinkingLevel = effective;
+    this.recorder.thinkingLevelChanged();
     this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
@@ -263,7 +276,6 @@ export class AgentSession {
     };
   }
 
-  /** The agent's context: what the next model call is built from (before conversion). */
   /**
    * A copy of the assistant message being streamed, every delta emitted so far applied, or null
    * between messages: what a client that joins mid-run needs to draw it.
@@ -292,6 +304,8 @@ export class AgentSession {
   // ------------------------------------------------------------------ internals
 
   private async compactNow(customInstructions: string | undefined): Promise<CompactionResult> {
+    // A file that cannot be written fails the command before a run is stopped for it.
+    this.store.ensureWritable();
     await this.abort();
     // Its own controller, so that abort() also stops a manual compaction.
     const controller = new AbortController();
@@ -411,11 +425,14 @@ export class AgentSession {
   }
 
   private onAgentEvent(event: AgentEvent): void {
+    if (event.type === 'agent_end') this.recorder.showFailure(this.model, (e) => this.emit(e));
     this.emit(event);
     if (event.type === 'message_end') {
       const role = event.message.role;
-      if (role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom')
-        this.store.appendMessage(event.message);
+      const persisted =
+        role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom';
+      // A failed append stops the run: it ends with agent_end, its failure shown just before.
+      if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
     } else if (event.type === 'turn_end') {
       this.syncer.requestQuietly();
     }

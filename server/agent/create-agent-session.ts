@@ -68,7 +68,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const thinkingLevel = context.thinkingLevel || 'off';
   const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
   const isNew = store.getTree().length === 0;
-  if (isNew) {
+  let modelRecorded = true;
+  let thinkingLevelRecorded = true;
+  if (isNew && !store.access.writableNow) {
+    // Only looked at so far: the first prompt starts it as pi's SDK would.
+    modelRecorded = false;
+    thinkingLevelRecorded = false;
+  } else if (isNew) {
     // As pi's SDK starts a session: the model, then the thinking level.
     store.appendModelChange(model.provider, model.id);
     store.appendThinkingLevelChange(clampThinkingLevel(model, thinkingLevel));
@@ -77,9 +83,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     context.model.provider !== model.provider ||
     context.model.modelId !== model.id
   ) {
-    store.appendModelChange(model.provider, model.id);
+    // Opening never writes (decision 053): a session whose model is not in the catalog keeps its
+    // recorded model until someone prompts it, and only then is the model in use recorded.
+    modelRecorded = false;
   }
   return new AgentSession({
+    modelRecorded,
+    thinkingLevelRecorded,
     store,
     catalog,
     model,

@@ -26,6 +26,7 @@ import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
 import { SessionLocator } from '../hub/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
+import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
 import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
@@ -76,11 +77,27 @@ const NO_USERS_MESSAGE = (host: string) =>
   'or listen on 127.0.0.1 (`--host 127.0.0.1`).';
 
 /**
+ * Builds the app holding the data folder's server lock (DataDirLockedError while another server
+ * runs on it), released when the app closes: one server per data folder (decision 053).
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const dataLock = await acquireDataDirLock(options.config.dataDir);
+  try {
+    const app = await buildAppOnLockedDataDir(options);
+    app.addHook('onClose', async () => dataLock?.release());
+    return app;
+  } catch (error) {
+    dataLock?.release();
+    throw error;
+  }
+}
+
+/**
  * Builds Arbor's Fastify app without listening. Plugins and routes are registered in a fixed
  * order: logging, cookies, auth hooks, rate limits, REST routes, WebSocket route, page, demo model.
  * Throws ConfigError when the host is reachable from other machines and no users exist.
  */
-export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const users = new UserStore(config.dataDir);
   const loopback = isLoopbackHost(config.host);

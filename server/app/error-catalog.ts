@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../../shared/protocol.js';
+import { STORAGE_MESSAGES, storageProblem } from '../store/storage-errors.js';
 
 /*
  * The one catalog of errors a client can see, over HTTP and WebSocket alike: a stable code, an HTTP
@@ -21,6 +22,8 @@ export const ERROR_CATALOG: Record<ErrorCode, { status: number; message: string 
   payload_too_large: { status: 413, message: 'Too large.' },
   rate_limited: { status: 429, message: 'Too many requests; slow down.' },
   unavailable: { status: 503, message: 'Not available on this server.' },
+  disk_full: { status: 507, message: STORAGE_MESSAGES.disk_full },
+  read_only: { status: 503, message: STORAGE_MESSAGES.read_only },
   internal: { status: 500, message: 'Something went wrong on the server; it has been logged.' },
 };
 
@@ -43,6 +46,7 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   unknown_model: 'invalid_argument',
   invalid_request: 'invalid_argument',
   session_locked: 'conflict',
+  session_changed: 'conflict',
   not_supported: 'unavailable',
   nothing_to_compact: 'invalid_argument',
   compaction_aborted: 'conflict',
@@ -51,12 +55,23 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
 };
 
 /**
+ * `disk_full` or `read_only` with the catalog's message when `error` is a failed write for want of
+ * space or permission (Node's own message names paths, so it is not passed on); else undefined.
+ */
+export function storageErrorBody(error: unknown): ErrorBody | undefined {
+  const problem = storageProblem(error);
+  return problem ? { code: problem, message: ERROR_CATALOG[problem].message } : undefined;
+}
+
+/**
  * What a client is told about `error`. ArborErrors, and errors of other parts that carry a known
  * `code` (the agent's SessionBusyError, a locked session file, …), keep their message, except that a
  * locked file's message (which names paths and processes) is replaced; the rest become `internal`.
  */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ArborError) return { code: error.code, message: error.message };
+  const storage = storageErrorBody(error);
+  if (storage) return storage;
   const foreign = (error as { code?: unknown } | null)?.code;
   const code =
     typeof foreign === 'string' && Object.hasOwn(FOREIGN_CODES, foreign)
@@ -66,6 +81,13 @@ export function toErrorBody(error: unknown): ErrorBody {
     return {
       code: 'conflict',
       message: 'The session file is in use by another program (pi?); close it there.',
+    };
+  }
+  if (foreign === 'session_changed') {
+    return {
+      code: 'conflict',
+      message:
+        'The session file changed on disk since Arbor read it (another program wrote to it); open the session again to see the changes.',
     };
   }
   if (code) return { code, message: (error as Error).message || ERROR_CATALOG[code].message };

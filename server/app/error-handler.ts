@@ -31,6 +31,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     request.log.error({ err: error }, 'request failed');
     const body: HttpError = { error: toErrorBody(error) };
-    return reply.code(500).send(body);
+    return reply.code(ERROR_CATALOG[body.error.code].status).send(body);
   });
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonAtomic } from '../config/json-file.js';
+import { readJsonFile, updateJsonFile } from '../config/json-file.js';
 import type { StoredUser, UserStore } from './user-store.js';
 
 /*
@@ -53,12 +53,15 @@ export class LoginSessions {
   /** Starts a login for `user`; returns the cookie value. */
   create(user: StoredUser): string {
     const secret = randomBytes(32).toString('base64url');
-    this.logins.set(digest(secret), {
+    const key = digest(secret);
+    const login: Login = {
       user: user.name,
       userId: user.id,
       expires: Date.now() + LOGIN_MAX_AGE_MS,
+    };
+    this.persist((logins) => {
+      logins[key] = login;
     });
-    this.persist();
     return secret;
   }
 
@@ -79,23 +82,49 @@ export class LoginSessions {
       login.userId !== undefined ? users.getById(login.userId) : legacyOwner(login, users);
     if (!user) {
       this.logins.delete(key);
-      this.persist();
+      this.persist((logins) => {
+        delete logins[key];
+      });
       return undefined;
     }
     if (login.userId === undefined) {
-      this.logins.set(key, { ...login, userId: user.id });
-      this.persist();
+      const bound: Login = { ...login, userId: user.id };
+      this.logins.set(key, bound);
+      this.persist((logins) => {
+        logins[key] = bound;
+      });
     }
     return user;
   }
 
   end(secret: string | undefined): void {
     if (!secret) return;
-    if (this.logins.delete(digest(secret))) this.persist();
+    const key = digest(secret);
+    if (this.logins.delete(key)) {
+      this.persist((logins) => {
+        delete logins[key];
+      });
+    }
   }
 
-  private persist(): void {
-    writeJsonAtomic(this.file, { version: 1, logins: Object.fromEntries(this.logins) });
+  /**
+   * Applies one change to the logins on disk now (read-merge-write under the file's lock), so a
+   * concurrent writer's logins are kept, and takes the merged result as the logins in memory.
+   */
+  private persist(change: (logins: Record<string, Login>) => void): void {
+    const written = updateJsonFile(this.file, (json) => {
+      const parsed = LoginsFileSchema.safeParse(json);
+      const now = Date.now();
+      const logins = Object.fromEntries(
+        Object.entries(parsed.success ? parsed.data.logins : {}).filter(
+          ([, login]) => login.expires > now,
+        ),
+      );
+      change(logins);
+      return { version: 1, logins };
+    });
+    this.logins.clear();
+    for (const [key, login] of Object.entries(written?.logins ?? {})) this.logins.set(key, login);
   }
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { mtimeOf, readJsonFile, writeJsonAtomicAsync } from '../config/json-file.js';
+import { mtimeOf, readJsonFile, updateJsonFileAsync } from '../config/json-file.js';
 
 /*
  * Who owns each session, in `<dataDir>/owners.json` ({ sessionId: userName }). Kept beside the
@@ -8,10 +8,12 @@ import { mtimeOf, readJsonFile, writeJsonAtomicAsync } from '../config/json-file
  * an owner (see docs/decisions/030-authorisation.md). A session with no record (made by pi, or before
  * users existed) has no owner: only admins act in it.
  *
- * The map in memory is the truth while the server runs; the file is written in the background
- * (temp file, fsync, rename, off the event loop) so that starting a session does not stall every
- * other session's stream on a disk flush. Changes made while a write runs share the next write;
- * `flush()` waits for all of them and is called at shutdown.
+ * The map in memory is what this server knows; the file is written in the background (temp file,
+ * fsync, rename, off the event loop) so that starting a session does not stall every other
+ * session's stream on a disk flush. A write applies this server's changes to the file as it is on
+ * disk then, under the file's lock (read-merge-write), so another writer's owners are never lost.
+ * Changes made while a write runs share the next write; `flush()` waits for all of them and is
+ * called at shutdown.
  */
 
 const OwnersFileSchema = z.object({
@@ -24,7 +26,8 @@ export class SessionOwners {
   private owners = new Map<string, string>();
   private loadedMtime = -1;
   private writing: Promise<void> | undefined;
-  private dirty = false;
+  /** Changes not yet on disk: an owner, or null for a record to remove. */
+  private readonly changes = new Map<string, string | null>();
   private failure: unknown;
 
   constructor(dataDir: string) {
@@ -39,12 +42,31 @@ export class SessionOwners {
   setOwner(sessionId: string, owner: string): void {
     this.refresh();
     this.owners.set(sessionId, owner);
+    this.changes.set(sessionId, owner);
     this.persist();
   }
 
   forget(sessionId: string): void {
     this.refresh();
-    if (this.owners.delete(sessionId)) this.persist();
+    if (!this.owners.delete(sessionId)) return;
+    this.changes.set(sessionId, null);
+    this.persist();
+  }
+
+  private parse(json: unknown): Map<string, string> {
+    const parsed = OwnersFileSchema.safeParse(json ?? { version: 1, owners: {} });
+    if (!parsed.success)
+      throw new Error(`${this.file} is not a valid owners file; fix or remove it.`);
+    return new Map(Object.entries(parsed.data.owners));
+  }
+
+  /** The file's owners with the changes not yet written on top. */
+  private withChanges(owners: Map<string, string>): Map<string, string> {
+    for (const [id, owner] of this.changes) {
+      if (owner === null) owners.delete(id);
+      else owners.set(id, owner);
+    }
+    return owners;
   }
 
   private refresh(): void {
@@ -52,12 +74,7 @@ export class SessionOwners {
     if (this.writing) return;
     const mtime = mtimeOf(this.file);
     if (mtime === this.loadedMtime) return;
-    const parsed = OwnersFileSchema.safeParse(
-      readJsonFile(this.file) ?? { version: 1, owners: {} },
-    );
-    if (!parsed.success)
-      throw new Error(`${this.file} is not a valid owners file; fix or remove it.`);
-    this.owners = new Map(Object.entries(parsed.data.owners));
+    this.owners = this.withChanges(this.parse(readJsonFile(this.file)));
     this.loadedMtime = mtime;
   }
 
@@ -65,7 +82,7 @@ export class SessionOwners {
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
     if (this.failure !== undefined) {
-      // A failed write is tried once more with everything memory holds now.
+      // A failed write is tried once more with every change not yet written.
       this.failure = undefined;
       this.persist();
       while (this.writing) await this.writing;
@@ -76,26 +93,32 @@ export class SessionOwners {
   }
 
   private persist(): void {
-    this.dirty = true;
-    this.writing ??= this.writeWhileDirty().finally(() => {
+    this.writing ??= this.writeWhileChanged().finally(() => {
       this.writing = undefined;
     });
   }
 
-  private async writeWhileDirty(): Promise<void> {
-    while (this.dirty) {
-      this.dirty = false;
+  private async writeWhileChanged(): Promise<void> {
+    while (this.changes.size > 0) {
+      const batch = new Map(this.changes);
+      this.changes.clear();
       try {
-        await writeJsonAtomicAsync(this.file, {
-          version: 1,
-          owners: Object.fromEntries(this.owners),
+        const written = await updateJsonFileAsync(this.file, (json) => {
+          const owners = this.parse(json);
+          for (const [id, owner] of batch) {
+            if (owner === null) owners.delete(id);
+            else owners.set(id, owner);
+          }
+          return { version: 1, owners: Object.fromEntries(owners) };
         });
-        // The file now says what memory says: no reload for our own write.
+        // Memory takes what other writers added, and keeps the changes made meanwhile.
+        this.owners = this.withChanges(new Map(Object.entries(written?.owners ?? {})));
         this.loadedMtime = mtimeOf(this.file);
       } catch (error) {
-        // Memory keeps the record; the next change or the shutdown flush writes it again.
+        // Memory keeps the records; the next change or the shutdown flush writes them again.
+        for (const [id, owner] of batch) if (!this.changes.has(id)) this.changes.set(id, owner);
         this.failure ??= error;
-        this.dirty = false;
+        return;
       }
     }
   }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RoleSchema, type Role, type UserSummary } from '../../shared/protocol.js';
-import { mtimeOf, readJsonFile, writeJsonAtomic } from '../config/json-file.js';
+import { mtimeOf, readJsonFile, updateJsonFile } from '../config/json-file.js';
 
 /*
  * Team users in `<dataDir>/users.json`. A login token is 32 random bytes (base64url) shown once; the
@@ -147,16 +147,23 @@ export class UserStore {
       hash: hash.toString('base64url'),
       created: new Date().toISOString(),
     };
-    this.save([...users, record]);
+    this.update((current) => {
+      if (current.some((user) => user.name === name)) {
+        throw new Error(`User "${name}" already exists; remove it first to issue a new token.`);
+      }
+      return [...current, record];
+    });
     return { token };
   }
 
   remove(name: string): boolean {
-    const users = this.records();
-    const rest = users.filter((user) => user.name !== name);
-    if (rest.length === users.length) return false;
-    this.save(rest);
-    return true;
+    let removed = false;
+    this.update((current) => {
+      const rest = current.filter((user) => user.name !== name);
+      removed = rest.length !== current.length;
+      return removed ? rest : undefined;
+    });
+    return removed;
   }
 
   /** The user a login token belongs to, or undefined. Takes scrypt time whether or not it matches. */
@@ -181,25 +188,34 @@ export class UserStore {
   private records(): UserRecord[] {
     const mtime = mtimeOf(this.file);
     if (mtime === this.loadedMtime) return this.users;
-    const json = readJsonFile(this.file);
-    if (json === undefined) {
-      this.users = [];
-    } else {
-      const parsed = UsersFileSchema.safeParse(json);
-      if (!parsed.success) {
-        throw new Error(
-          `${this.file} is not a valid users file (${parsed.error.issues[0]?.message ?? 'bad shape'}).`,
-        );
-      }
-      this.users = parsed.data.users.map((user) => ({ ...user, id: user.id ?? legacyId(user) }));
-    }
+    this.users = this.parse(readJsonFile(this.file));
     this.loadedMtime = mtime;
     return this.users;
   }
 
-  private save(users: UserRecord[]): void {
-    writeJsonAtomic(this.file, { version: 1, users });
-    this.users = users;
+  private parse(json: unknown): UserRecord[] {
+    if (json === undefined) return [];
+    const parsed = UsersFileSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(
+        `${this.file} is not a valid users file (${parsed.error.issues[0]?.message ?? 'bad shape'}).`,
+      );
+    }
+    return parsed.data.users.map((user) => ({ ...user, id: user.id ?? legacyId(user) }));
+  }
+
+  /**
+   * Changes the users as they are on disk now, under the file's lock, so that a server and
+   * `arbor user` (or two of them) adding at once keep every user. `change` returning undefined
+   * changes nothing. Records without an id are written with the id they were read with.
+   */
+  private update(change: (users: UserRecord[]) => UserRecord[] | undefined): void {
+    const written = updateJsonFile(this.file, (json) => {
+      const users = change(this.parse(json));
+      return users && { version: 1 as const, users };
+    });
+    if (!written) return;
+    this.users = written.users;
     this.loadedMtime = mtimeOf(this.file);
   }
 }

@@ -21,6 +21,7 @@ function captureStderr(): () => string {
 
 it('arbor serve on a non-loopback host without users exits 2 and says why', async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-serve-'));
+  fs.mkdirSync(path.join(dir, 'ws'));
   const stderr = captureStderr();
   const code = await runServe([
     '--host',
@@ -28,9 +29,9 @@ it('arbor serve on a non-loopback host without users exits 2 and says why', asyn
     '--port',
     '0',
     '--data',
-    dir,
+    path.join(dir, 'data'),
     '--workspace',
-    dir,
+    path.join(dir, 'ws'),
   ]);
   expect(code).toBe(2);
   expect(stderr()).toMatch(/listen on 0\.0\.0\.0.*no users exist.*arbor user add/s);

@@ -1,6 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
+import { withFileLock, withFileLockSync } from '../store/file-lock.js';
+
+/** A temp file name beside `file` that no other writer, in this process or another, uses. */
+function tempFileFor(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
 
 /**
  * Writes JSON so that a reader never sees half a file: a temp file beside the target, fsynced, then
@@ -8,24 +15,60 @@ import type { z } from 'zod';
  */
 export function writeJsonAtomic(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(temp, 'w', 0o600);
+  const temp = tempFileFor(file);
   try {
-    fs.writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
   }
-  fs.renameSync(temp, file);
+}
+
+/**
+ * Read-merge-write for a file that several processes write (a server and `arbor user`): under
+ * `<file>.lock`, reads what is on disk now (undefined when missing), lets `update` merge its
+ * change into it, and writes the result atomically. Returns what was written. Nobody's record is
+ * lost to a writer that read the file before them. `update` returning undefined writes nothing.
+ */
+export function updateJsonFile<T>(
+  file: string,
+  update: (current: unknown) => T | undefined,
+): T | undefined {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return withFileLockSync(file, () => {
+    const next = update(readJsonFile(file));
+    if (next !== undefined) writeJsonAtomic(file, next);
+    return next;
+  });
+}
+
+/** `updateJsonFile` with the write and fsync off the event loop. */
+export async function updateJsonFileAsync<T>(
+  file: string,
+  update: (current: unknown) => T | undefined,
+): Promise<T | undefined> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  return withFileLock(file, async () => {
+    const next = update(readJsonFile(file));
+    if (next !== undefined) await writeJsonAtomicAsync(file, next);
+    return next;
+  });
 }
 
 /**
  * `writeJsonAtomic` without blocking the event loop: the write and the fsync run in libuv's
- * thread pool. Callers serialise their own writes to one file.
+ * thread pool. Callers serialise their own writes to one file (see `updateJsonFileAsync`).
  */
 export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const temp = tempFileFor(file);
   const handle = await fs.promises.open(temp, 'w', 0o600);
   try {
     try {

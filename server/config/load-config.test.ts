@@ -19,25 +19,29 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('loadConfig', () => {
   it('defaults to loopback, the fixed port, ~/.arbor and the current directory', () => {
-    const config = loadConfig({ env: {}, cwd: dir, homeDir: dir });
+    const cwd = path.join(dir, 'project');
+    fs.mkdirSync(cwd);
+    const config = loadConfig({ env: {}, cwd, homeDir: dir });
     expect(config.host).toBe('127.0.0.1');
     expect(config.port).toBe(DEFAULT_PORT);
     expect(config.dataDir).toBe(path.join(dir, '.arbor'));
-    expect(config.workspaces.map((w) => w.path)).toEqual([fs.realpathSync(dir)]);
+    expect(config.workspaces.map((w) => w.path)).toEqual([fs.realpathSync(cwd)]);
   });
 
   it('takes flags over env over the config file', () => {
     const data = path.join(dir, 'data');
+    const cwd = path.join(dir, 'project');
     fs.mkdirSync(data);
+    fs.mkdirSync(cwd);
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify({ host: '10.0.0.1', port: 1 }));
-    const fromFile = loadConfig({ env: { ARBOR_DATA_DIR: data }, cwd: dir });
+    const fromFile = loadConfig({ env: { ARBOR_DATA_DIR: data }, cwd });
     expect([fromFile.host, fromFile.port]).toEqual(['10.0.0.1', 1]);
-    const fromEnv = loadConfig({ env: { ARBOR_DATA_DIR: data, HOST: '::1', PORT: '2' }, cwd: dir });
+    const fromEnv = loadConfig({ env: { ARBOR_DATA_DIR: data, HOST: '::1', PORT: '2' }, cwd });
     expect([fromEnv.host, fromEnv.port]).toEqual(['::1', 2]);
     const fromFlags = loadConfig({
       flags: { host: 'localhost', port: '3' },
       env: { ARBOR_DATA_DIR: data, HOST: '::1', PORT: '2' },
-      cwd: dir,
+      cwd,
     });
     expect([fromFlags.host, fromFlags.port]).toEqual(['localhost', 3]);
   });

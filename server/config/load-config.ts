@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
-import { resolveWorkspaces, type Workspace } from './workspaces.js';
+import { checkDataDirApart, resolveWorkspaces, type Workspace } from './workspaces.js';
 
 /*
  * Arbor's configuration, from (strongest first) command-line flags, environment variables, the
@@ -221,6 +221,17 @@ export function loadConfig(opts: {
     throw new ConfigError((error as Error).message);
   }
   if (workspaces.length === 0) throw new ConfigError('At least one workspace is needed.');
+  const dataSource =
+    flags.dataDir !== undefined
+      ? '--data'
+      : nonEmpty(env.ARBOR_DATA_DIR) !== undefined
+        ? 'ARBOR_DATA_DIR'
+        : 'the default';
+  try {
+    checkDataDirApart(dataDir, dataSource, workspaces);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 
   return {
     host,

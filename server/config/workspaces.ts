@@ -50,3 +50,61 @@ export function resolveWorkspaces(dirs: string[], baseDir: string, source: strin
   }
   return [...seen.values()];
 }
+
+/**
+ * `dir`'s real path when it exists; else the real path of its nearest existing parent with the
+ * missing rest appended, so a data folder that is yet to be made is compared where it will be
+ * made. A dangling symlink on the way is followed to where its target would be.
+ */
+export function realPathOf(dir: string, depth = 0): string {
+  const missing: string[] = [];
+  let current = path.resolve(dir);
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(current), ...missing.reverse());
+    } catch {
+      const link = fs.lstatSync(current, { throwIfNoEntry: false });
+      if (link?.isSymbolicLink() && depth < 40) {
+        const target = path.resolve(path.dirname(current), fs.readlinkSync(current));
+        return path.join(realPathOf(target, depth + 1), ...missing.reverse());
+      }
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...missing.reverse());
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isWithin(inner: string, outer: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * Refuses a data folder that a workspace's tools could reach: the data folder inside (or equal
+ * to) a workspace, or a workspace inside the data folder. Both are compared by real path.
+ */
+export function checkDataDirApart(
+  dataDir: string,
+  dataSource: string,
+  workspaces: Workspace[],
+): void {
+  const data = realPathOf(dataDir);
+  const shown = data === path.resolve(dataDir) ? dataDir : `${dataDir} (really ${data})`;
+  for (const workspace of workspaces) {
+    const where = isWithin(data, workspace.path)
+      ? data === workspace.path
+        ? `is the workspace ${workspace.path}`
+        : `is inside the workspace ${workspace.path}`
+      : isWithin(workspace.path, data)
+        ? `holds the workspace ${workspace.path}`
+        : undefined;
+    if (!where) continue;
+    throw new Error(
+      `The data folder ${shown} (from ${dataSource}) ${where}. The agent's tools act in every ` +
+        "workspace, so they could read and change Arbor's own files (users, logins, API keys). " +
+        'Keep the data folder apart from every workspace: pick another --data folder or another workspace.',
+    );
+  }
+}

@@ -76,7 +76,10 @@ export class SessionHub {
   async open(sessionId: string): Promise<LiveSession> {
     this.assertOpen();
     const existing = this.live.get(sessionId);
-    if (existing) return existing;
+    // A session only read so far whose file another program changed is read again.
+    if (existing && existing.agent.store.access.stale && !existing.isBusy())
+      await this.dispose(existing);
+    else if (existing) return existing;
     const pending = this.opening.get(sessionId);
     if (pending) return pending;
     const location = this.opts.locator.locate(sessionId);
@@ -86,7 +89,7 @@ export class SessionHub {
       await this.closing.get(sessionId);
       let store: SessionStore;
       try {
-        store = SessionStore.open(location.file);
+        store = SessionStore.open(location.file, { writableOnDemand: true });
       } catch (error) {
         this.opts.log.warn({ err: error, file: location.file }, 'session file could not be opened');
         if (error instanceof NotASessionFileError) {

@@ -14,7 +14,8 @@ import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
-import { readSessionFile, type StoreState } from './open-session-file.js';
+import { openMode, readSessionFile } from './open-session-file.js';
+import type { OpenMode, OpenOptions, StoreState } from './open-session-file.js';
 import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
@@ -27,7 +28,7 @@ import {
   type OpenReport,
 } from './session-loader.js';
 import { resolveTargetDir } from './session-paths.js';
-import type { SessionWriter } from './session-writer.js';
+import { WriteAccess } from './write-access.js';
 import { mostRecentSessionFile } from './recent-session-file.js';
 
 export type { OpenReport } from './session-loader.js';
@@ -46,20 +47,16 @@ export { SessionLockedError } from './file-lock.js';
  * `leaf_moved` for `branch`/`resetLeaf` only.
  */
 
-export interface OpenOptions {
-  /** No lock, no repair, no migration on disk (a v1/v2 file is migrated in memory only). */
-  readOnly?: boolean;
-}
+export type { OpenOptions } from './open-session-file.js';
 
 export class SessionStore {
   readonly file: string | undefined;
   readonly header: SessionHeader;
   readonly openReport: OpenReport;
-  readonly readOnly: boolean;
   private readonly index: SessionIndex;
   private readonly bodies: BodyCache;
-  private readonly writer: SessionWriter | undefined;
-  private readonly lock: FileLock | undefined;
+  /** Whether and when the file can be written (read-only, now, or on demand). */
+  readonly access: WriteAccess;
   private readonly listeners = new Set<(change: SessionChangeEvent) => void>();
   private leafId: string | null;
   private nextLine: number;
@@ -69,15 +66,13 @@ export class SessionStore {
     this.file = state.file;
     this.header = state.header;
     this.openReport = state.report;
-    this.readOnly = state.readOnly;
     this.index = state.index;
     this.bodies = new BodyCache(state.bodies, state.source, (record) => {
       // A line indexed from its first bytes turned out unreadable: report it now.
       this.openReport.badLines.push(record.line);
       this.openReport.problems.push({ line: record.line, reason: 'unreadable entry body' });
     });
-    this.writer = state.writer;
-    this.lock = state.lock;
+    this.access = WriteAccess.of(state);
     this.nextLine = state.nextLine;
     this.leafId = this.index.leafOnOpen();
   }
@@ -116,10 +111,11 @@ export class SessionStore {
   static open(file: string, options: OpenOptions = {}): SessionStore {
     const resolved = path.resolve(file);
     if (!fs.existsSync(resolved)) throw new Error(`No such session file: ${resolved}`);
-    if (options.readOnly) return SessionStore.load(resolved, undefined, true);
+    const mode = openMode(resolved, options);
+    if (mode !== 'write') return SessionStore.load(resolved, undefined, mode);
     const lock = acquireLock(resolved);
     try {
-      return SessionStore.load(resolved, lock, false);
+      return SessionStore.load(resolved, lock, 'write');
     } catch (error) {
       lock.release();
       throw error;
@@ -150,17 +146,25 @@ export class SessionStore {
     });
   }
 
-  private static load(file: string, lock: FileLock | undefined, readOnly: boolean): SessionStore {
-    const opened = readSessionFile(file, readOnly);
+  private static load(file: string, lock: FileLock | undefined, mode: OpenMode): SessionStore {
+    const opened = readSessionFile(file, mode !== 'write');
     const store = new SessionStore({
       ...opened.state,
       lock,
+      ...(mode === 'on demand' && opened.pending ? { pending: opened.pending } : {}),
       // Bodies of the active path come from the bytes in hand; the file takes over afterwards.
       source: bufferSource(opened.bytes),
     });
     store.buildSessionContext();
     store.bodies.source = opened.laterSource();
     return store;
+  }
+
+  /** Makes the file writable now (WriteAccess.ensure); every append and every writer calls it. */
+  ensureWritable(): void {
+    if (this.closed) throw new Error('The session is closed');
+    // A migrated file now holds, at the same offsets, the bytes the skeleton was built from.
+    if (this.access.ensure() && this.file) this.bodies.source = fileSource(this.file);
   }
 
   // ---------------------------------------------------------------- reading
@@ -354,7 +358,7 @@ export class SessionStore {
   private moveLeaf(target: string | null): void {
     if (target === this.leafId) return;
     this.assertWritable();
-    if (this.writer) {
+    if (this.access.appender) {
       const marker = buildEntry.custom(this.base(target), LEAF_MARKER_TYPE, { leafId: target });
       this.writeEntry(marker);
     }
@@ -401,7 +405,7 @@ export class SessionStore {
     const { file, lock, writer } = createSessionFile(dir, header, content);
     writer.close();
     try {
-      return SessionStore.load(file, lock, false);
+      return SessionStore.load(file, lock, 'write');
     } catch (error) {
       lock.release();
       throw error;
@@ -418,7 +422,7 @@ export class SessionStore {
 
   /** Makes every append so far durable (fsync). */
   sync(): void {
-    this.writer?.sync();
+    this.access.sync();
   }
 
   /** fsync, close the file, release the lock. Further appends throw. */
@@ -426,10 +430,9 @@ export class SessionStore {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.writer?.close();
+      this.access.close();
     } finally {
       this.bodies.close();
-      this.lock?.release();
       this.listeners.clear();
     }
   }
@@ -444,18 +447,18 @@ export class SessionStore {
   }
 
   private assertWritable(): void {
-    if (this.closed) throw new Error('The session is closed');
-    if (this.readOnly) throw new Error('The session was opened read-only');
+    this.ensureWritable();
   }
 
   /** Writes and indexes an entry without touching the leaf or telling listeners. */
   private writeEntry(entry: SessionEntry): EntryRecord {
     this.assertWritable();
     const text = serializeLine(entry);
-    const offset = this.writer ? this.writer.append(text) : -1;
-    const length = this.writer ? Buffer.byteLength(text) - 1 : 0;
+    const writer = this.access.appender;
+    const offset = writer ? writer.append(text) : -1;
+    const length = writer ? Buffer.byteLength(text) - 1 : 0;
     const indexed = recordOfParsed({ kind: 'entry', entry }, this.nextLine, offset, length);
-    if (this.writer) this.nextLine++;
+    if (writer) this.nextLine++;
     if (!indexed) throw new Error('unreachable: an entry always yields a record');
     this.index.add(indexed.record);
     applyBookkeeping(this.index, entry);
@@ -463,7 +466,7 @@ export class SessionStore {
     this.bodies.add(
       entry.id,
       entry,
-      this.writer !== undefined && (length > SMALL_LINE_BYTES || entry.type === 'message'),
+      writer !== undefined && (length > SMALL_LINE_BYTES || entry.type === 'message'),
     );
     return indexed.record;
   }
