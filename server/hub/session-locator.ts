@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { sessionIdOfFile } from '../store/session-header-id.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import type { Workspace } from '../config/workspaces.js';
 
 /*
  * Finds a session's file from its id, only inside the configured workspaces' session folders.
- * Clients name sessions by UUID; a path never reaches the file system from here. pi names a
- * session file `<timestamp>_<id>.jsonl`, so a folder listing is enough to find one.
+ * Clients name sessions by id; a path never reaches the file system from here. The id is the one
+ * in the file's header, as pi reads it (a custom id such as `my.id_1` cannot be told from the file
+ * name); each file's header is read once and remembered while the file stays the same file.
  */
 
 export interface SessionLocation {
@@ -18,6 +20,8 @@ const RESCAN_INTERVAL_MS = 1000;
 
 export class SessionLocator {
   private readonly known = new Map<string, SessionLocation>();
+  /** Header ids of the files seen, by path, with the inode they were read from. */
+  private readonly headerIds = new Map<string, { ino: number; id: string | undefined }>();
   private lastScan = -Infinity;
 
   constructor(
@@ -58,6 +62,7 @@ export class SessionLocator {
   }
 
   private scan(): void {
+    const seen = new Set<string>();
     for (const workspace of this.workspaces) {
       const dir = this.sessionDir(workspace);
       let names: string[];
@@ -67,15 +72,27 @@ export class SessionLocator {
         continue;
       }
       for (const name of names) {
-        const id = sessionIdFromFileName(name);
-        if (id && !this.known.has(id))
-          this.known.set(id, { file: path.join(dir, name), workspace });
+        if (!name.endsWith('.jsonl')) continue;
+        const file = path.join(dir, name);
+        seen.add(file);
+        const id = this.headerIdOf(file);
+        if (id && !this.known.has(id)) this.known.set(id, { file, workspace });
       }
     }
+    for (const file of this.headerIds.keys()) if (!seen.has(file)) this.headerIds.delete(file);
   }
-}
 
-/** The session id in a pi session file name (`…_<id>.jsonl`), if it has one. */
-export function sessionIdFromFileName(file: string): string | undefined {
-  return /_([0-9A-Za-z-]+)\.jsonl$/.exec(path.basename(file))?.[1];
+  private headerIdOf(file: string): string | undefined {
+    let ino: number;
+    try {
+      ino = fs.statSync(file).ino;
+    } catch {
+      return undefined;
+    }
+    const cached = this.headerIds.get(file);
+    if (cached && cached.ino === ino && cached.id !== undefined) return cached.id;
+    const id = sessionIdOfFile(file);
+    this.headerIds.set(file, { ino, id });
+    return id;
+  }
 }
