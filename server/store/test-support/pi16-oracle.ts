@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 /*
@@ -108,4 +109,26 @@ export function runPi16Cli(args: string[], opts: Pi16CliOptions): Promise<Pi16Cl
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * pi 1.6's own `resolveConfigValue` (how it reads an `apiKey` of models.json) on each value, with
+ * only `env` as the environment. Command values (`!…`) are not to be passed: pi would run them.
+ */
+export async function resolveWithPi16(
+  values: string[],
+  env: Record<string, string>,
+): Promise<(string | null)[]> {
+  if (values.some((value) => value.startsWith('!'))) throw new Error('pi would run a command');
+  const module = path.join(PI16_PACKAGE, 'dist/core/resolve-config-value.js');
+  const script = `
+    const { resolveConfigValue } = await import(${JSON.stringify(pathToFileURL(module).href)});
+    const values = JSON.parse(process.argv[1]);
+    process.stdout.write(JSON.stringify(values.map((v) => resolveConfigValue(v) ?? null)));`;
+  const { stdout } = await run(
+    PI16_NODE,
+    ['--input-type=module', '-e', script, JSON.stringify(values)],
+    { env: { PATH: process.env.PATH ?? '', ...env } },
+  );
+  return JSON.parse(stdout) as (string | null)[];
 }
