@@ -23,6 +23,7 @@ export class SessionLocator {
   /** Header ids of the files seen, by path, with the inode they were read from. */
   private readonly headerIds = new Map<string, { ino: number; id: string | undefined }>();
   private lastScan = -Infinity;
+  private lastFolders: string | undefined;
 
   constructor(
     private readonly dataDir: string,
@@ -38,16 +39,19 @@ export class SessionLocator {
   }
 
   /**
-   * The session's file and workspace, or undefined. Unknown ids rescan the folders at most once a
-   * second, so guessing ids cannot turn into a stream of directory reads.
+   * The session's file and workspace, or undefined. An unknown id rescans the folders when one of
+   * them changed since the last scan (a file was added or renamed: pi just wrote a session), else
+   * at most once a second, so guessing ids cannot turn into a stream of directory reads.
    */
   locate(sessionId: string): SessionLocation | undefined {
     const cached = this.known.get(sessionId);
     if (cached && fs.existsSync(cached.file)) return cached;
     if (cached) this.known.delete(sessionId);
     const now = performance.now();
-    if (now - this.lastScan < RESCAN_INTERVAL_MS) return undefined;
+    const folders = this.foldersSignature();
+    if (folders === this.lastFolders && now - this.lastScan < RESCAN_INTERVAL_MS) return undefined;
     this.lastScan = now;
+    this.lastFolders = folders;
     this.scan();
     return this.known.get(sessionId);
   }
@@ -59,6 +63,19 @@ export class SessionLocator {
 
   forget(sessionId: string): void {
     this.known.delete(sessionId);
+  }
+
+  /** The session folders' modification times: a new or renamed file changes its folder's. */
+  private foldersSignature(): string {
+    return this.workspaces
+      .map((workspace) => {
+        try {
+          return String(fs.statSync(this.sessionDir(workspace)).mtimeMs);
+        } catch {
+          return '-';
+        }
+      })
+      .join(',');
   }
 
   private scan(): void {
