@@ -157,7 +157,10 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
   for (const [provider, raw] of Object.entries(providers)) {
     const parsed = PiProviderSchema.safeParse(raw);
     if (!parsed.success) {
-      result.unsupported.push({ provider, reason: `could not be read (${describeIssues(parsed.error)})` });
+      result.unsupported.push({
+        provider,
+        reason: `could not be read (${describeIssues(parsed.error)})`,
+      });
       continue;
     }
     const p = parsed.data;
