@@ -195,3 +195,34 @@ describe("--data pointed at pi's agent folder", () => {
     expect(guessed.status).toBe(404);
   });
 });
+
+describe('a custom-id session pi wrote, in the rest of Arbor', () => {
+  it('is deleted, restored and cloned under its header id, and a clone names it as parent', async () => {
+    expect((await piPrint('to the trash and back', 'trash.me_3')).code).toBe(0);
+    const deleted = await fetch(`${server.url}/api/sessions/trash.me_3`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    const { trashed } = (await deleted.json()) as { trashed: string };
+    const restored = await fetch(
+      `${server.url}/api/workspaces/${server.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
+      { method: 'POST' },
+    );
+    expect(await restored.json()).toEqual({ ok: true, sessionId: 'trash.me_3' });
+
+    const client = await WsTestClient.open(server.wsUrl);
+    let cloneId: string;
+    try {
+      await client.ok({ type: 'subscribe', sessionId: 'trash.me_3' });
+      ({ sessionId: cloneId } = await client.ok<{ sessionId: string }>({
+        type: 'clone',
+        sessionId: 'trash.me_3',
+      }));
+    } finally {
+      client.close();
+    }
+    const listing = await fetch(`${server.url}/api/workspaces/${server.workspaceId}/sessions`);
+    const { sessions } = (await listing.json()) as {
+      sessions: { id: string; parentSessionId?: string }[];
+    };
+    expect(sessions.find((s) => s.id === cloneId)?.parentSessionId).toBe('trash.me_3');
+  });
+});
