@@ -119,10 +119,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (!catalog) {
     // Checks models.json at start; the demo URL is fixed once the real port is known.
     catalog = loadCatalog(`http://${hostForUrl(config.host)}:${config.port}/demo/v1`);
-    for (const { provider, modelId, reason } of catalog.unsupported())
-      app.log.warn(
-        `models.json: ${provider}${modelId ? `/${modelId}` : ''} is not offered: it ${reason}`,
-      );
+    for (const { provider, modelId, reason } of catalog.unsupported()) {
+      const what = modelId
+        ? `model "${modelId}" of provider "${provider}"`
+        : `provider "${provider}"`;
+      app.log.warn(`models.json: Arbor cannot use ${what}: it ${reason}`);
+    }
     app.addHook('onListen', async () => {
       const address = app.server.address();
       if (address && typeof address === 'object') {

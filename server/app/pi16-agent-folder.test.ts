@@ -33,6 +33,7 @@ let relayUrl: string;
 const requests: RecordedRequest[] = [];
 let server: TestServer;
 let previousKey: string | undefined;
+let serverLog = '';
 
 function userText(body: { messages?: { role: string; content: unknown }[] }): string | undefined {
   const user = body.messages?.filter((m) => m.role === 'user').at(-1);
@@ -112,6 +113,12 @@ beforeAll(async () => {
   relay = await startRelay(demo.baseUrl);
   relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/v1`;
   server = await startTestServer({
+    build: {
+      logger: {
+        level: 'warn',
+        stream: { write: (line: string) => void (serverLog += line) },
+      },
+    },
     prepare: (dataDir) => {
       fs.writeFileSync(path.join(dataDir, 'models.json'), JSON.stringify(piModelsJson()));
     },
@@ -150,6 +157,23 @@ describe("--data pointed at pi's agent folder", () => {
     }
     const fromArbor = requests.find((r) => r.lastUserText?.includes('hello from arbor'));
     expect(fromArbor).toMatchObject({ authorization: `Bearer ${KEY}`, model: 'scripted' });
+  });
+
+  it('names in its log each provider and model of the file it cannot use, and why', () => {
+    const warnings = serverLog
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { msg: string }).msg)
+      .filter((msg) => msg.startsWith('models.json:'));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^models\.json: Arbor cannot use model "claude-sonnet-4" of provider "claude-proxy": it uses the "anthropic-messages" API/,
+      ),
+      expect.stringMatching(
+        /^models\.json: Arbor cannot use provider "google": it takes its apiKey from a command .* which Arbor does not run/,
+      ),
+    ]);
+    expect(serverLog).not.toContain(KEY);
   });
 
   it('opens and downloads a session pi wrote with a custom id, found by its header', async () => {

@@ -215,7 +215,8 @@ function mergePiProviders(parts: CatalogParts, providers: Record<string, unknown
       };
       parts.models.set(model.id, next);
       if (change.key) parts.piKeys.set(model.id, change.key);
-      if (override || change.baseUrl !== undefined || change.key) parts.configured.push(model.id);
+      // Routing a provider through a proxy picks none of its models; an override names one (013).
+      if (override) parts.configured.push(model.id);
     }
   }
   for (const { info, key } of read.models) {

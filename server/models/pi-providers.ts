@@ -172,13 +172,16 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
         : p.headers
           ? HEADERS_REASON
           : p.baseUrl !== undefined && !isUrl(p.baseUrl)
-            ? `baseUrl "${p.baseUrl}" is not an http(s) URL`
+            ? `has a baseUrl that is not an http(s) URL ("${p.baseUrl}")`
             : keyReason(key);
 
     if (own) {
       const change: PiProviderChange = { provider, overrides: new Map() };
       if (providerReason) {
-        result.unsupported.push({ provider, reason: providerReason });
+        result.unsupported.push({
+          provider,
+          reason: `${providerReason}; Arbor's own ${provider} models stay as they were`,
+        });
       } else {
         if (p.baseUrl !== undefined) change.baseUrl = p.baseUrl;
         if (key) change.key = key;
@@ -221,7 +224,7 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
         (baseUrl === undefined
           ? 'has no baseUrl'
           : !isUrl(baseUrl)
-            ? `baseUrl "${baseUrl}" is not an http(s) URL`
+            ? `has a baseUrl that is not an http(s) URL ("${baseUrl}")`
             : undefined);
       if (reason) {
         result.unsupported.push({ provider, modelId: model.id, reason });
