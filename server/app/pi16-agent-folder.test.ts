@@ -86,7 +86,7 @@ function piModelsJson() {
         apiKey: '$CLAUDE_KEY',
         models: [{ id: 'claude-sonnet-4' }],
       },
-      google: { apiKey: '!cat ~/.config/gemini-key' },
+      google: { apiKey: '!printf %s not-a-real-key' },
     },
   };
 }
