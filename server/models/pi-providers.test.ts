@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCatalog } from './model-catalog.js';
 import { parsePiConfigValue, resolvePiConfigValue } from './pi-config-value.js';
-import { resolveWithPi16 } from '../store/test-support/pi16-oracle.js';
+import { readModelsWithPi16, resolveWithPi16 } from '../store/test-support/pi16-oracle.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -242,6 +242,71 @@ describe("pi's models.json (providers)", () => {
         .map((u) => u.provider)
         .sort(),
     ).toEqual(['broken', 'half']);
+  });
+});
+
+describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
+  it('offers each model pi drives over Chat Completions as pi has it, with pi’s key', async () => {
+    const file = piModelsJson('unused');
+    // pi would run the command key to answer; the rest of the file is asked as it is.
+    const { vault: _vault, ...providers } = file.providers;
+    const agentDir = tempDir();
+    fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ ...file, providers }));
+    const env = {
+      OPENROUTER_API_KEY: 'sk-or-secret',
+      VLLM_TEAM: 'blue',
+      MY_OPENAI_KEY: 'sk-proxy',
+    };
+    const pi = await readModelsWithPi16(agentDir, Object.keys(providers), env);
+    expect(pi.error).toBeNull();
+    const catalog = ModelCatalog.load({ dataDir: agentDir, env });
+
+    const declared = Object.entries(providers).flatMap(([provider, entry]) =>
+      ('models' in entry ? entry.models : []).map((model) => ({ provider, id: model.id, entry })),
+    );
+    expect(declared.length).toBeGreaterThan(5);
+    for (const { provider, id, entry } of declared) {
+      const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
+      expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
+      const ours = catalog.get(id);
+      const drivable = theirs!.api === 'openai-completions' && !('headers' in entry);
+      if (!drivable) {
+        expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
+        expect(catalog.unsupported()).toContainEqual(
+          expect.objectContaining({ provider, modelId: id }),
+        );
+        continue;
+      }
+      const levels = Object.entries(theirs!.thinkingLevelMap ?? {}).filter(
+        ([level]) => level !== 'max',
+      );
+      expect(ours, `${provider}/${id}`).toEqual({
+        id,
+        provider,
+        name: theirs!.name,
+        baseUrl: theirs!.baseUrl,
+        contextWindow: theirs!.contextWindow,
+        maxOutputTokens: theirs!.maxTokens,
+        reasoning: theirs!.reasoning,
+        input: theirs!.input,
+        cost: theirs!.cost,
+        ...(levels.length > 0 ? { thinkingLevelMap: Object.fromEntries(levels) } : {}),
+      });
+      expect(catalog.apiKeyFor(id) ?? null, `key of ${provider}/${id}`).toBe(theirs!.apiKey);
+    }
+
+    // The openai provider routed through a proxy, with an override, as pi changes its own.
+    const gpt4o = pi.models.find((m) => m.provider === 'openai' && m.id === 'gpt-4o');
+    expect(gpt4o).toMatchObject({
+      baseUrl: 'https://openai-proxy.example.com/v1',
+      apiKey: 'sk-proxy',
+    });
+    expect(catalog.get('gpt-4o')).toMatchObject({
+      baseUrl: gpt4o!.baseUrl,
+      contextWindow: gpt4o!.contextWindow,
+      cost: expect.objectContaining({ input: gpt4o!.cost.input }),
+    });
+    expect(catalog.apiKeyFor('gpt-4o')).toBe(gpt4o!.apiKey);
   });
 });
 

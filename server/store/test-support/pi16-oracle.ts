@@ -22,6 +22,7 @@ const PI16_PACKAGE = path.join(root, '@earendil-works/pi-coding-agent');
 export const PI16_CLI = path.join(PI16_PACKAGE, 'dist/bundle/cli.js');
 const PI16_INDEX = path.join(PI16_PACKAGE, 'dist/index.js');
 const CHILD = path.join(import.meta.dirname, 'pi16-oracle-child.mjs');
+const MODELS_CHILD = path.join(import.meta.dirname, 'pi16-models-child.mjs');
 
 /** Files the real pi 1.6 CLI wrote against Arbor's demo model (copies kept in the repo). */
 export const PI16_FIXTURES = path.join(import.meta.dirname, 'fixtures/pi16');
@@ -131,4 +132,41 @@ export async function resolveWithPi16(
     { env: { PATH: process.env.PATH ?? '', ...env } },
   );
   return JSON.parse(stdout) as (string | null)[];
+}
+
+/** A model as pi 1.6's ModelRuntime has it, with the key pi would send (null: none). */
+export interface Pi16Model {
+  provider: string;
+  id: string;
+  name: string;
+  api: string;
+  baseUrl: string;
+  contextWindow: number;
+  maxTokens: number;
+  reasoning: boolean;
+  input: string[];
+  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  thinkingLevelMap: Record<string, string | null> | null;
+  apiKey: string | null;
+}
+
+/**
+ * The models of `providers` that pi 1.6 reads from `<agentDir>/models.json` (merged with pi's
+ * built-in ones of those providers), with only `env` as the environment. The file must hold no
+ * `!command` key for those providers: pi would run it.
+ */
+export async function readModelsWithPi16(
+  agentDir: string,
+  providers: string[],
+  env: Record<string, string>,
+): Promise<{ error: string | null; models: Pi16Model[] }> {
+  const { stdout } = await run(
+    PI16_NODE,
+    [MODELS_CHILD, PI16_INDEX, agentDir, JSON.stringify(providers)],
+    {
+      env: { PATH: process.env.PATH ?? '', PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', ...env },
+      maxBuffer: 64 << 20,
+    },
+  );
+  return JSON.parse(stdout) as { error: string | null; models: Pi16Model[] };
 }
