@@ -119,7 +119,7 @@ function withText(input: ('text' | 'image')[] | undefined): ('text' | 'image')[]
 function apiReason(api: string | undefined): string | undefined {
   if (api === SUPPORTED_API) return undefined;
   if (api === undefined)
-    return `names no "api"; Arbor drives only "${SUPPORTED_API}" (OpenAI-compatible Chat Completions) endpoints`;
+    return `names no "api" (pi would take the one of its built-in provider of that name, which Arbor does not know); if the endpoint speaks Chat Completions, give it "api": "${SUPPORTED_API}" and a "baseUrl"`;
   if (api === 'openai-responses')
     return `uses the OpenAI Responses API ("openai-responses"); Arbor speaks only Chat Completions ("${SUPPORTED_API}")`;
   return `uses the "${api}" API; Arbor speaks only OpenAI-compatible Chat Completions ("${SUPPORTED_API}")`;
