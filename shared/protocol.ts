@@ -29,7 +29,9 @@ export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
-export const SessionIdSchema = z.string().regex(SAFE_ID, 'not a session id');
+/** pi's session ids: UUIDs, or custom ones (`pi --session-id my.id_1`) that may hold `.` and `_`. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const SessionIdSchema = z.string().regex(SESSION_ID, 'not a session id');
 export const WorkspaceIdSchema = z.string().regex(SAFE_ID, 'not a workspace id');
 export const EntryIdSchema = z.string().regex(SAFE_ID, 'not an entry id');
 /** Request ids are chosen by the client and echoed in the response. */

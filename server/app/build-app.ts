@@ -155,6 +155,12 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   if (!catalog) {
     // Checks models.json at start; the demo URL is fixed once the real port is known.
     catalog = loadCatalog(`http://${hostForUrl(config.host)}:${config.port}/demo/v1`);
+    for (const { provider, modelId, reason } of catalog.unsupported()) {
+      const what = modelId
+        ? `model "${modelId}" of provider "${provider}"`
+        : `provider "${provider}"`;
+      app.log.warn(`models.json: Arbor cannot use ${what}: it ${reason}`);
+    }
     app.addHook('onListen', async () => {
       const address = app.server.address();
       if (address && typeof address === 'object') {

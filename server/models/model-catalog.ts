@@ -4,11 +4,15 @@ import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
 import type { Usage } from '../../shared/messages.js';
 import { ThinkingLevelSchema, type ThinkingLevel } from '../../shared/session-entries.js';
+import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
+import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-providers.js';
 
 /*
  * The models a session can use: built-in OpenAI entries and the demo model, merged with the
- * user's `<dataDir>/models.json`. API keys are resolved here and stay here: `ModelInfo` and
- * `publicInfo()` never carry one, only `apiKeyFor()` does, for the stream function.
+ * user's `<dataDir>/models.json` in Arbor's form (`models`), pi's form (`providers`, so that
+ * `--data ~/.pi/agent` reads pi's own file; see pi-providers.ts), or both. API keys are resolved
+ * here and stay here: `ModelInfo` and `publicInfo()` never carry one, only `apiKeyFor()` does, for
+ * the stream function.
  */
 
 export interface ModelCost {
@@ -78,9 +82,13 @@ const ModelEntrySchema = z.strictObject({
 });
 
 export const ModelsConfigSchema = z.strictObject({
+  /** pi's editor hint (`https://pi.dev/schemas/models.schema.json`); not used. */
+  $schema: z.string().optional(),
   /** Id of the model new sessions use. */
   defaultModel: z.string().min(1).optional(),
   models: z.array(ModelEntrySchema).default([]),
+  /** pi's form: provider id → provider (pi's docs/models-configuration.md). */
+  providers: PiProvidersSchema.optional(),
 });
 export type ModelsConfig = z.input<typeof ModelsConfigSchema>;
 
@@ -175,10 +183,68 @@ function readConfigFile(file: string): ModelsConfig {
   }
 }
 
+/** What `load` gathers before the default model is chosen. */
+interface CatalogParts {
+  models: Map<string, ModelInfo>;
+  /** Literal keys of Arbor's form, by model id. */
+  keys: Map<string, string>;
+  /** pi-form keys (literal with `$NAME`s), by model id, resolved per call. */
+  piKeys: Map<string, PiConfigValue>;
+  unsupported: UnsupportedModel[];
+  /** Model ids the file added or changed, in file order (the default is chosen among them). */
+  configured: string[];
+}
+
+/** Adds pi's `providers` to the catalog being built, as pi merges them with its built-ins. */
+function mergePiProviders(parts: CatalogParts, providers: Record<string, unknown>): void {
+  const read = readPiProviders(providers);
+  parts.unsupported.push(...read.unsupported);
+  for (const change of read.changes) {
+    for (const model of parts.models.values()) {
+      if (model.provider !== change.provider) continue;
+      const override = change.overrides.get(model.id);
+      const next: ModelInfo = {
+        ...model,
+        ...override,
+        ...(change.baseUrl !== undefined ? { baseUrl: change.baseUrl } : {}),
+        // As pi: an override's object fields merge with the model's field by field.
+        ...(override?.cost ? { cost: { ...model.cost, ...override.cost } } : {}),
+        ...(override?.thinkingLevelMap
+          ? { thinkingLevelMap: { ...model.thinkingLevelMap, ...override.thinkingLevelMap } }
+          : {}),
+      };
+      parts.models.set(model.id, next);
+      if (change.key) parts.piKeys.set(model.id, change.key);
+      // Routing a provider through a proxy picks none of its models; an override names one (013).
+      if (override) parts.configured.push(model.id);
+    }
+  }
+  for (const { info, key } of read.models) {
+    const existing = parts.models.get(info.id);
+    // pi reaching Arbor's demo model by its own names: Arbor's built-in entry stays.
+    if (existing?.demo && existing.provider === info.provider) continue;
+    if (existing && existing.provider !== info.provider) {
+      parts.unsupported.push({
+        provider: info.provider,
+        modelId: info.id,
+        reason: `has the id of provider "${existing.provider}"'s model; Arbor names a model by its id alone, so only the first is offered`,
+      });
+      continue;
+    }
+    parts.models.set(info.id, info);
+    parts.keys.delete(info.id);
+    if (key) parts.piKeys.set(info.id, key);
+    else parts.piKeys.delete(info.id);
+    parts.configured.push(info.id);
+  }
+}
+
 export class ModelCatalog {
   private constructor(
     private readonly models: Map<string, ModelInfo>,
     private readonly keys: Map<string, string>,
+    private readonly piKeys: Map<string, PiConfigValue>,
+    private readonly unsupportedModels: UnsupportedModel[],
     private readonly defaultId: string,
     private readonly env: Record<string, string | undefined>,
   ) {}
@@ -202,7 +268,12 @@ export class ModelCatalog {
     ))
       models.set(model.id, model);
     const keys = new Map<string, string>();
+    const piKeys = new Map<string, PiConfigValue>();
+    const unsupported: UnsupportedModel[] = [];
     const configured: string[] = [];
+    // pi's form first, so that an entry of Arbor's form can refine one of pi's models.
+    if (config.providers)
+      mergePiProviders({ models, keys, piKeys, unsupported, configured }, config.providers);
     config.models.forEach((entry, index) => {
       const base = models.get(entry.id);
       const { apiKey, ...fields } = entry;
@@ -211,8 +282,10 @@ export class ModelCatalog {
       if (base?.thinkingLevelMap && fields.thinkingLevelMap)
         merged.thinkingLevelMap = { ...base.thinkingLevelMap, ...fields.thinkingLevelMap };
       // A built-in entry pointed at another endpoint must not carry the built-in key there.
-      if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined)
+      if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined) {
         delete merged.apiKeyEnv;
+        piKeys.delete(entry.id);
+      }
       const missing = (['provider', 'baseUrl', 'contextWindow', 'maxOutputTokens'] as const).filter(
         (key) => merged[key] === undefined,
       );
@@ -239,7 +312,7 @@ export class ModelCatalog {
       if (apiKey) keys.set(model.id, apiKey);
       configured.push(model.id);
     });
-    const catalog = new ModelCatalog(models, keys, DEMO_MODEL_ID, env);
+    const catalog = new ModelCatalog(models, keys, piKeys, unsupported, DEMO_MODEL_ID, env);
     let defaultId: string;
     if (config.defaultModel) {
       if (!models.has(config.defaultModel))
@@ -250,7 +323,15 @@ export class ModelCatalog {
     } else {
       defaultId = configured.find((id) => catalog.apiKeyFor(id) !== undefined) ?? DEMO_MODEL_ID;
     }
-    return new ModelCatalog(models, keys, defaultId, env);
+    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env);
+  }
+
+  /**
+   * The models and providers of models.json that Arbor read but cannot drive, each with the
+   * reason (another API than Chat Completions, a key from a command, OAuth, custom headers).
+   */
+  unsupported(): UnsupportedModel[] {
+    return this.unsupportedModels.map((entry) => ({ ...entry }));
   }
 
   list(): ModelInfo[] {
@@ -272,8 +353,9 @@ export class ModelCatalog {
   }
 
   /**
-   * The key to send to a model's endpoint: the config file's, else the entry's `apiKeyEnv`, else
-   * `OPENAI_API_KEY` for the openai provider. The demo model needs none and gets a placeholder.
+   * The key to send to a model's endpoint: the config file's (Arbor's `apiKey`, else pi's
+   * `apiKey` with its `$NAME`s filled in from the environment now), else the entry's `apiKeyEnv`,
+   * else `OPENAI_API_KEY` for the openai provider. The demo model needs none and gets a placeholder.
    */
   apiKeyFor(id: string): string | undefined {
     const model = this.models.get(id);
@@ -281,6 +363,11 @@ export class ModelCatalog {
     if (model.demo) return 'arbor-demo';
     const fromFile = this.keys.get(id);
     if (fromFile) return fromFile;
+    const piKey = this.piKeys.get(id);
+    if (piKey) {
+      const resolved = resolvePiConfigValue(piKey, this.env);
+      if (resolved) return resolved;
+    }
     const envName =
       model.apiKeyEnv ??
       (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);

@@ -1,7 +1,7 @@
 import type { SessionListItem } from '../../../shared/protocol.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
-import { sessionIdFromFileName } from '../../hub/session-locator.js';
+import { sessionIdFromFileName, sessionIdOfFile } from '../../store/session-header-id.js';
 import type { SessionInfo } from '../../store/session-listing.js';
 
 /** A listing row as clients see it: ids instead of paths, lineage as a session id. */
@@ -10,8 +10,9 @@ export function toListItem(
   workspace: Workspace,
   owners: SessionOwners,
 ): SessionListItem {
+  // The parent's header says who it is; a parent no longer there is known by its file name only.
   const parentSessionId = info.parentSession
-    ? sessionIdFromFileName(info.parentSession)
+    ? (sessionIdOfFile(info.parentSession) ?? sessionIdFromFileName(info.parentSession))
     : undefined;
   return {
     id: info.id,

@@ -6,11 +6,8 @@ import { RenameRequestSchema, SessionIdSchema } from '../../../shared/protocol.j
 import { mayAccess, type Access } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
-import {
-  sessionIdFromFileName,
-  type SessionLocation,
-  type SessionLocator,
-} from '../../hub/session-locator.js';
+import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
+import { sessionIdOfFile } from '../../store/session-header-id.js';
 import {
   moveToTrash,
   restoreFromTrash,
@@ -106,9 +103,9 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     if (!params.success || !workspace) throw new ArborError('not_found', 'Not in the trash.');
     const { name } = params.data;
     const original = name.replace(/\.jsonl\.\d+$/, '.jsonl');
-    const sessionId = sessionIdFromFileName(original);
     const file = path.join(trashDir(deps.dataDir, workspace.id), name);
-    if (!sessionId || !fs.existsSync(file)) throw new ArborError('not_found', 'Not in the trash.');
+    const sessionId = fs.existsSync(file) ? sessionIdOfFile(file) : undefined;
+    if (!sessionId) throw new ArborError('not_found', 'Not in the trash.');
     const record = trashRecordOf(file);
     const owner =
       record === undefined

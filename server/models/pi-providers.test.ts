@@ -1,0 +1,345 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ModelCatalog } from './model-catalog.js';
+import { parsePiConfigValue, resolvePiConfigValue } from './pi-config-value.js';
+import { readModelsWithPi16, resolveWithPi16 } from '../store/test-support/pi16-oracle.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-models-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A models.json as a pi 1.6 user has it (pi's docs/models.md and models-configuration.md). */
+function piModelsJson(marker: string) {
+  return {
+    $schema: 'https://pi.dev/schemas/models.schema.json',
+    providers: {
+      ollama: {
+        baseUrl: 'http://localhost:11434/v1',
+        api: 'openai-completions',
+        apiKey: 'ollama',
+        models: [
+          { id: 'qwen2.5-coder:7b' },
+          {
+            id: 'qwen3:32b',
+            name: 'Qwen 3 32B',
+            reasoning: true,
+            thinkingLevelMap: { off: null, high: 'high', max: 'max' },
+            input: ['text', 'image'],
+            contextWindow: 40_960,
+            maxTokens: 8192,
+            cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0 },
+            compat: { supportsDeveloperRole: false },
+          },
+        ],
+      },
+      openrouter: {
+        baseUrl: 'https://openrouter.ai/api/v1',
+        api: 'openai-completions',
+        apiKey: '${OPENROUTER_API_KEY}',
+        models: [{ id: 'anthropic/claude-sonnet-4' }],
+      },
+      vllm: {
+        baseUrl: 'http://gpu-box:8000/v1',
+        api: 'openai-completions',
+        apiKey: 'sk-$VLLM_TEAM-$$literal',
+        models: [{ id: 'llama-3.3-70b' }],
+      },
+      vault: {
+        baseUrl: 'http://vault-proxy:9000/v1',
+        api: 'openai-completions',
+        apiKey: `!touch ${marker} && echo from-a-command`,
+        models: [{ id: 'vault-model' }],
+      },
+      azure: {
+        baseUrl: 'https://example.openai.azure.com/openai/v1',
+        api: 'openai-responses',
+        apiKey: '$AZURE_KEY',
+        models: [{ id: 'gpt-5-codex' }],
+      },
+      'my-anthropic': {
+        baseUrl: 'https://proxy.example.com',
+        api: 'anthropic-messages',
+        models: [{ id: 'claude-opus-4' }],
+      },
+      anthropic: { baseUrl: 'https://anthropic-proxy.example.com/v1' },
+      gateway: {
+        baseUrl: 'https://gateway.example.com/v1',
+        api: 'openai-completions',
+        headers: { 'x-team': '$TEAM' },
+        models: [{ id: 'gateway-model' }],
+      },
+      openai: {
+        baseUrl: 'https://openai-proxy.example.com/v1',
+        apiKey: '$MY_OPENAI_KEY',
+        modelOverrides: { 'gpt-4o': { contextWindow: 64_000, cost: { input: 2 } } },
+      },
+    },
+  };
+}
+
+function load(models: unknown, env: Record<string, string> = {}) {
+  const dataDir = tempDir();
+  fs.writeFileSync(path.join(dataDir, 'models.json'), JSON.stringify(models));
+  return ModelCatalog.load({ dataDir, demoBaseUrl: 'http://127.0.0.1:1/demo/v1', env });
+}
+
+describe("pi's models.json (providers)", () => {
+  it('offers the OpenAI-compatible models of every provider, with pi’s defaults', () => {
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
+    expect(catalog.get('qwen2.5-coder:7b')).toMatchObject({
+      provider: 'ollama',
+      baseUrl: 'http://localhost:11434/v1',
+      name: 'qwen2.5-coder:7b',
+      contextWindow: 128_000,
+      maxOutputTokens: 16_384,
+      reasoning: false,
+      input: ['text'],
+    });
+    expect(catalog.get('qwen3:32b')).toMatchObject({
+      name: 'Qwen 3 32B',
+      reasoning: true,
+      // "max" is not a level Arbor offers; the levels it knows are kept.
+      thinkingLevelMap: { off: null, high: 'high' },
+      input: ['text', 'image'],
+      contextWindow: 40_960,
+      maxOutputTokens: 8192,
+      cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0 },
+    });
+    expect(catalog.get('anthropic/claude-sonnet-4')?.provider).toBe('openrouter');
+    expect(catalog.get('llama-3.3-70b')?.baseUrl).toBe('http://gpu-box:8000/v1');
+    // Arbor's demo model stays, and the first model with a key becomes the default (013).
+    expect(catalog.get('arbor-demo')?.demo).toBe(true);
+    expect(catalog.defaultModel().id).toBe('qwen2.5-coder:7b');
+  });
+
+  it('resolves keys as pi does: literal, $NAME and ${NAME} from the environment, $$ as $', () => {
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')), {
+      OPENROUTER_API_KEY: 'sk-or-secret',
+      VLLM_TEAM: 'blue',
+      MY_OPENAI_KEY: 'sk-proxy',
+    });
+    expect(catalog.apiKeyFor('qwen2.5-coder:7b')).toBe('ollama');
+    expect(catalog.apiKeyFor('anthropic/claude-sonnet-4')).toBe('sk-or-secret');
+    expect(catalog.apiKeyFor('llama-3.3-70b')).toBe('sk-blue-$literal');
+    const publicText = JSON.stringify(catalog.publicInfo());
+    expect(publicText).not.toContain('sk-or-secret');
+    expect(publicText).not.toContain('OPENROUTER_API_KEY');
+    expect(catalog.publicInfo().find((m) => m.id === 'anthropic/claude-sonnet-4')?.hasApiKey).toBe(
+      true,
+    );
+  });
+
+  it('leaves a model without a key when its variable is unset, as pi does', () => {
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
+    expect(catalog.get('anthropic/claude-sonnet-4')).toBeDefined();
+    expect(catalog.apiKeyFor('anthropic/claude-sonnet-4')).toBeUndefined();
+  });
+
+  it('changes Arbor’s OpenAI models as pi changes its built-in provider', () => {
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')), { MY_OPENAI_KEY: 'sk-proxy' });
+    expect(catalog.get('gpt-4o')).toMatchObject({
+      provider: 'openai',
+      baseUrl: 'https://openai-proxy.example.com/v1',
+      contextWindow: 64_000,
+      maxOutputTokens: 16_384,
+      cost: { input: 2, output: 10, cacheRead: 1.25, cacheWrite: 0 },
+    });
+    expect(catalog.get('gpt-5')?.baseUrl).toBe('https://openai-proxy.example.com/v1');
+    expect(catalog.apiKeyFor('gpt-5')).toBe('sk-proxy');
+  });
+
+  it('never runs a !command key, and says why the model is not offered', () => {
+    const marker = path.join(tempDir(), 'ran');
+    const catalog = load(piModelsJson(marker));
+    expect(catalog.get('vault-model')).toBeUndefined();
+    expect(catalog.apiKeyFor('vault-model')).toBeUndefined();
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(catalog.unsupported()).toContainEqual({
+      provider: 'vault',
+      modelId: 'vault-model',
+      reason: expect.stringContaining('which Arbor does not run'),
+    });
+  });
+
+  it('lists what Arbor cannot drive with the reason instead of stopping', () => {
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
+    const unsupported = catalog.unsupported();
+    expect(
+      unsupported.map(({ provider, modelId }) => `${provider}/${modelId ?? ''}`).sort(),
+    ).toEqual([
+      'anthropic/',
+      'azure/gpt-5-codex',
+      'gateway/gateway-model',
+      'my-anthropic/claude-opus-4',
+      'vault/vault-model',
+    ]);
+    const reason = (provider: string) => unsupported.find((u) => u.provider === provider)?.reason;
+    expect(reason('azure')).toContain('"openai-responses"');
+    expect(reason('my-anthropic')).toContain('"anthropic-messages"');
+    expect(reason('anthropic')).toContain('built-in');
+    expect(reason('gateway')).toContain('"headers"');
+    for (const { modelId } of unsupported)
+      if (modelId) expect(catalog.get(modelId)).toBeUndefined();
+  });
+
+  it('keeps Arbor’s own form working beside pi’s, one file holding both', () => {
+    const catalog = load({
+      ...piModelsJson(path.join(tempDir(), 'ran')),
+      defaultModel: 'llama3',
+      models: [
+        { id: 'qwen3:32b', contextWindow: 32_768 },
+        {
+          id: 'llama3',
+          provider: 'lmstudio',
+          baseUrl: 'http://127.0.0.1:1234/v1',
+          contextWindow: 8192,
+          maxOutputTokens: 2048,
+          apiKey: 'lm',
+        },
+      ],
+    });
+    expect(catalog.defaultModel().id).toBe('llama3');
+    expect(catalog.apiKeyFor('llama3')).toBe('lm');
+    expect(catalog.get('qwen3:32b')).toMatchObject({ provider: 'ollama', contextWindow: 32_768 });
+  });
+
+  it('offers a model id once: a second provider with the same id is reported', () => {
+    const catalog = load({
+      providers: {
+        ollama: { baseUrl: 'http://a/v1', api: 'openai-completions', models: [{ id: 'qwen3' }] },
+        lmstudio: { baseUrl: 'http://b/v1', api: 'openai-completions', models: [{ id: 'qwen3' }] },
+      },
+    });
+    expect(catalog.get('qwen3')?.provider).toBe('ollama');
+    expect(catalog.unsupported()).toEqual([
+      { provider: 'lmstudio', modelId: 'qwen3', reason: expect.stringContaining('"ollama"') },
+    ]);
+  });
+
+  it('reports a provider entry it cannot read instead of stopping', () => {
+    const catalog = load({
+      providers: {
+        broken: { baseUrl: 42, models: [{ id: 'x' }] },
+        half: {
+          baseUrl: 'http://c/v1',
+          api: 'openai-completions',
+          models: [{ name: 'no id' }, { id: 'ok' }],
+        },
+      },
+    });
+    expect(catalog.get('ok')?.provider).toBe('half');
+    expect(
+      catalog
+        .unsupported()
+        .map((u) => u.provider)
+        .sort(),
+    ).toEqual(['broken', 'half']);
+  });
+});
+
+describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
+  it('offers each model pi drives over Chat Completions as pi has it, with pi’s key', async () => {
+    const file = piModelsJson('unused');
+    // pi would run the command key to answer; the rest of the file is asked as it is.
+    const { vault: _vault, ...providers } = file.providers;
+    const agentDir = tempDir();
+    fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ ...file, providers }));
+    const env = {
+      OPENROUTER_API_KEY: 'sk-or-secret',
+      VLLM_TEAM: 'blue',
+      MY_OPENAI_KEY: 'sk-proxy',
+    };
+    const pi = await readModelsWithPi16(agentDir, Object.keys(providers), env);
+    expect(pi.error).toBeNull();
+    const catalog = ModelCatalog.load({ dataDir: agentDir, env });
+
+    const declared = Object.entries(providers).flatMap(([provider, entry]) =>
+      ('models' in entry ? entry.models : []).map((model) => ({ provider, id: model.id, entry })),
+    );
+    expect(declared.length).toBeGreaterThan(5);
+    for (const { provider, id, entry } of declared) {
+      const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
+      expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
+      const ours = catalog.get(id);
+      const drivable = theirs!.api === 'openai-completions' && !('headers' in entry);
+      if (!drivable) {
+        expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
+        expect(catalog.unsupported()).toContainEqual(
+          expect.objectContaining({ provider, modelId: id }),
+        );
+        continue;
+      }
+      const levels = Object.entries(theirs!.thinkingLevelMap ?? {}).filter(
+        ([level]) => level !== 'max',
+      );
+      expect(ours, `${provider}/${id}`).toEqual({
+        id,
+        provider,
+        name: theirs!.name,
+        baseUrl: theirs!.baseUrl,
+        contextWindow: theirs!.contextWindow,
+        maxOutputTokens: theirs!.maxTokens,
+        reasoning: theirs!.reasoning,
+        input: theirs!.input,
+        cost: theirs!.cost,
+        ...(levels.length > 0 ? { thinkingLevelMap: Object.fromEntries(levels) } : {}),
+      });
+      expect(catalog.apiKeyFor(id) ?? null, `key of ${provider}/${id}`).toBe(theirs!.apiKey);
+    }
+
+    // The openai provider routed through a proxy, with an override, as pi changes its own.
+    const gpt4o = pi.models.find((m) => m.provider === 'openai' && m.id === 'gpt-4o');
+    expect(gpt4o).toMatchObject({
+      baseUrl: 'https://openai-proxy.example.com/v1',
+      apiKey: 'sk-proxy',
+    });
+    expect(catalog.get('gpt-4o')).toMatchObject({
+      baseUrl: gpt4o!.baseUrl,
+      contextWindow: gpt4o!.contextWindow,
+      cost: expect.objectContaining({ input: gpt4o!.cost.input }),
+    });
+    expect(catalog.apiKeyFor('gpt-4o')).toBe(gpt4o!.apiKey);
+  });
+});
+
+describe("pi's config values", () => {
+  const cases: [string, Record<string, string>][] = [
+    ['literal', {}],
+    ['OPENAI_API_KEY', { OPENAI_API_KEY: 'from-env' }],
+    ['$KEY', { KEY: 'v' }],
+    ['${KEY}-x', { KEY: 'v' }],
+    ['pre-$KEY_2/$OTHER', { KEY_2: 'a', OTHER: 'b' }],
+    ['a$$b$!c', {}],
+    ['$MISSING', {}],
+    ['$EMPTY', { EMPTY: '' }],
+    ['${not a name}', {}],
+    ['${OPEN', {}],
+    ['cost: $5 $', {}],
+  ];
+
+  it.each(cases)('%s resolves exactly as pi 1.6 resolves it', async (value, env) => {
+    const [fromPi] = await resolveWithPi16([value], env);
+    expect(resolvePiConfigValue(parsePiConfigValue(value), env) ?? null).toBe(fromPi);
+  });
+
+  it('a plain variable name is a literal in pi 1.6, and $NAME reads the variable', async () => {
+    const env = { OPENAI_API_KEY: 'from-env' };
+    expect(await resolveWithPi16(['OPENAI_API_KEY', '$OPENAI_API_KEY'], env)).toEqual([
+      'OPENAI_API_KEY',
+      'from-env',
+    ]);
+    expect(resolvePiConfigValue(parsePiConfigValue('$OPENAI_API_KEY'), env)).toBe('from-env');
+  });
+
+  it('a command value is never resolved', () => {
+    expect(resolvePiConfigValue(parsePiConfigValue('!echo hi'), {})).toBeUndefined();
+  });
+});

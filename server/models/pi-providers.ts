@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import { describeIssues } from '../config/json-file.js';
+import { ThinkingLevelSchema } from '../../shared/session-entries.js';
+import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-catalog.js';
+import { parsePiConfigValue, type PiConfigValue } from './pi-config-value.js';
+
+/*
+ * pi's own models.json form, `{ "providers": { "<id>": { baseUrl, api, apiKey, models, ... } } }`
+ * (pi 1.6's docs/models-configuration.md), read into what Arbor's catalog can use. Arbor's client
+ * speaks OpenAI's Chat Completions, so a model is offered when its api is "openai-completions";
+ * every other model is reported with the reason, never silently dropped and never fatal. Fields
+ * that only tune pi's requests (compat, inputLimits, promptCache, samplingParams, cost tiers) are
+ * not used. The merge with Arbor's built-in models is the catalog's.
+ */
+
+/** A model (or a whole provider, without `modelId`) that Arbor read but cannot drive. */
+export interface UnsupportedModel {
+  provider: string;
+  modelId?: string;
+  reason: string;
+}
+
+/** A model of a provider Arbor can drive, with pi's key for it (resolved per request). */
+export interface PiModel {
+  info: ModelInfo;
+  key?: PiConfigValue;
+}
+
+/** What a provider entry changes in models Arbor has already (pi's built-in provider form). */
+export interface PiProviderChange {
+  provider: string;
+  baseUrl?: string;
+  key?: PiConfigValue;
+  /** `modelOverrides`, by model id, as fields of Arbor's entries. */
+  overrides: Map<string, Partial<ModelInfo>>;
+}
+
+export interface PiProviders {
+  models: PiModel[];
+  changes: PiProviderChange[];
+  unsupported: UnsupportedModel[];
+}
+
+/** The api Arbor's stream function speaks. */
+export const SUPPORTED_API = 'openai-completions';
+/** Arbor's own providers, which a pi provider of the same id changes as pi changes its built-ins. */
+const ARBOR_PROVIDERS: Record<string, { api: string; baseUrl?: string }> = {
+  // Arbor drives OpenAI's models with Chat Completions (pi 1.6 uses the Responses API for them).
+  openai: { api: SUPPORTED_API, baseUrl: 'https://api.openai.com/v1' },
+};
+
+const PI_DEFAULT_CONTEXT_WINDOW = 128_000;
+const PI_DEFAULT_MAX_TOKENS = 16_384;
+
+const CostSchema = z.looseObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative(),
+});
+
+const modelFields = {
+  name: z.string().min(1).optional(),
+  reasoning: z.boolean().optional(),
+  thinkingLevelMap: z.record(z.string(), z.string().nullable()).optional(),
+  input: z.array(z.enum(['text', 'image'])).optional(),
+  contextWindow: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+};
+
+const PiModelSchema = z.looseObject({
+  id: z.string().trim().min(1),
+  api: z.string().min(1).optional(),
+  baseUrl: z.string().min(1).optional(),
+  cost: CostSchema.optional(),
+  ...modelFields,
+});
+
+const PiOverrideSchema = z.looseObject({ cost: CostSchema.partial().optional(), ...modelFields });
+
+const PiProviderSchema = z.looseObject({
+  name: z.string().optional(),
+  baseUrl: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  api: z.string().min(1).optional(),
+  oauth: z.unknown().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  models: z.array(z.unknown()).optional(),
+  modelOverrides: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const PiProvidersSchema = z.record(z.string(), z.unknown());
+
+function isUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** pi's thinking map, keeping the levels Arbor knows (a level Arbor lacks is not offered). */
+function thinkingMap(map: Record<string, string | null> | undefined): ThinkingLevelMap | undefined {
+  if (!map) return undefined;
+  const known = Object.entries(map).filter(
+    ([level]) => ThinkingLevelSchema.safeParse(level).success,
+  );
+  return known.length > 0 ? (Object.fromEntries(known) as ThinkingLevelMap) : undefined;
+}
+
+/** Every model reads text (Arbor's rule); pi's default input is text only. */
+function withText(input: ('text' | 'image')[] | undefined): ('text' | 'image')[] {
+  if (!input) return ['text'];
+  return input.includes('text') ? input : ['text', ...input];
+}
+
+function apiReason(api: string | undefined): string | undefined {
+  if (api === SUPPORTED_API) return undefined;
+  if (api === undefined)
+    return `names no "api" (pi would take the one of its built-in provider of that name, which Arbor does not know); if the endpoint speaks Chat Completions, give it "api": "${SUPPORTED_API}" and a "baseUrl"`;
+  if (api === 'openai-responses')
+    return `uses the OpenAI Responses API ("openai-responses"); Arbor speaks only Chat Completions ("${SUPPORTED_API}")`;
+  return `uses the "${api}" API; Arbor speaks only OpenAI-compatible Chat Completions ("${SUPPORTED_API}")`;
+}
+
+function keyReason(key: PiConfigValue | undefined): string | undefined {
+  return key && 'command' in key
+    ? 'takes its apiKey from a command ("!…"), which Arbor does not run; put the key in an environment variable and write "$NAME" instead'
+    : undefined;
+}
+
+const HEADERS_REASON =
+  'sends its own request headers ("headers"), which Arbor does not send; without them the endpoint may refuse or misroute requests';
+
+function overrideOf(value: unknown): Partial<ModelInfo> | string {
+  const parsed = PiOverrideSchema.safeParse(value);
+  if (!parsed.success) return describeIssues(parsed.error);
+  const o = parsed.data;
+  if (o.headers) return HEADERS_REASON;
+  const fields: Partial<ModelInfo> = {};
+  if (o.name !== undefined) fields.name = o.name;
+  if (o.reasoning !== undefined) fields.reasoning = o.reasoning;
+  const map = thinkingMap(o.thinkingLevelMap);
+  if (map) fields.thinkingLevelMap = map;
+  if (o.input) fields.input = withText(o.input);
+  if (o.contextWindow !== undefined) fields.contextWindow = o.contextWindow;
+  if (o.maxTokens !== undefined) fields.maxOutputTokens = o.maxTokens;
+  if (o.cost) fields.cost = o.cost as ModelCost; // merged field by field by the catalog
+  return fields;
+}
+
+/** Reads pi's `providers` object. Never throws: what cannot be used is in `unsupported`. */
+export function readPiProviders(providers: Record<string, unknown>): PiProviders {
+  const result: PiProviders = { models: [], changes: [], unsupported: [] };
+  for (const [provider, raw] of Object.entries(providers)) {
+    const parsed = PiProviderSchema.safeParse(raw);
+    if (!parsed.success) {
+      result.unsupported.push({
+        provider,
+        reason: `could not be read (${describeIssues(parsed.error)})`,
+      });
+      continue;
+    }
+    const p = parsed.data;
+    const own = ARBOR_PROVIDERS[provider];
+    const key = p.apiKey !== undefined ? parsePiConfigValue(p.apiKey) : undefined;
+    const providerReason =
+      p.oauth !== undefined
+        ? 'signs in with OAuth ("oauth"), which Arbor does not do'
+        : p.headers
+          ? HEADERS_REASON
+          : p.baseUrl !== undefined && !isUrl(p.baseUrl)
+            ? `has a baseUrl that is not an http(s) URL ("${p.baseUrl}")`
+            : keyReason(key);
+
+    if (own) {
+      const change: PiProviderChange = { provider, overrides: new Map() };
+      if (providerReason) {
+        result.unsupported.push({
+          provider,
+          reason: `${providerReason}; Arbor's own ${provider} models stay as they were`,
+        });
+      } else {
+        if (p.baseUrl !== undefined) change.baseUrl = p.baseUrl;
+        if (key) change.key = key;
+      }
+      for (const [id, value] of Object.entries(p.modelOverrides ?? {})) {
+        const fields = overrideOf(value);
+        if (typeof fields === 'string')
+          result.unsupported.push({ provider, modelId: id, reason: fields });
+        else change.overrides.set(id, fields);
+      }
+      result.changes.push(change);
+    } else if (!p.models || p.models.length === 0) {
+      result.unsupported.push({
+        provider,
+        reason:
+          providerReason ??
+          "declares no models of its own (it changes one of pi's built-in providers, whose models Arbor does not have)",
+      });
+      continue;
+    }
+
+    (p.models ?? []).forEach((rawModel, index) => {
+      const m = PiModelSchema.safeParse(rawModel);
+      if (!m.success) {
+        const id = (rawModel as { id?: unknown } | null)?.id;
+        result.unsupported.push({
+          provider,
+          ...(typeof id === 'string' ? { modelId: id } : {}),
+          reason: `could not be read (models.${index}: ${describeIssues(m.error)})`,
+        });
+        return;
+      }
+      const model = m.data;
+      const api = model.api ?? p.api ?? own?.api;
+      const baseUrl = model.baseUrl ?? p.baseUrl ?? own?.baseUrl;
+      const reason =
+        providerReason ??
+        apiReason(api) ??
+        (model.headers ? HEADERS_REASON : undefined) ??
+        (baseUrl === undefined
+          ? 'has no baseUrl'
+          : !isUrl(baseUrl)
+            ? `has a baseUrl that is not an http(s) URL ("${baseUrl}")`
+            : undefined);
+      if (reason) {
+        result.unsupported.push({ provider, modelId: model.id, reason });
+        return;
+      }
+      const map = thinkingMap(model.thinkingLevelMap);
+      const info: ModelInfo = {
+        id: model.id,
+        name: model.name ?? model.id,
+        provider,
+        baseUrl: baseUrl!,
+        contextWindow: model.contextWindow ?? PI_DEFAULT_CONTEXT_WINDOW,
+        maxOutputTokens: model.maxTokens ?? PI_DEFAULT_MAX_TOKENS,
+        reasoning: model.reasoning ?? false,
+        ...(map ? { thinkingLevelMap: map } : {}),
+        input: withText(model.input),
+        cost: model.cost
+          ? {
+              input: model.cost.input,
+              output: model.cost.output,
+              cacheRead: model.cost.cacheRead,
+              cacheWrite: model.cost.cacheWrite,
+            }
+          : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      };
+      result.models.push({ info, ...(key ? { key } : {}) });
+    });
+  }
+  return result;
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SessionHeaderSchema } from '../../shared/session-entries.js';
+
+/*
+ * A session's id is its header's `id`, as pi takes it. The file name is only a guess at it: pi
+ * names a file `<timestamp>_<id>.jsonl`, but a custom id (`pi --session-id my.id_1`) may hold `_`
+ * and `.`, and a file renamed by hand says nothing at all.
+ */
+
+const CHUNK = 64 * 1024;
+/** As pi: a header is found within the first MiB of a file. */
+const MAX_HEADER_BYTES = 1 << 20;
+
+/** The first line of `file` (without its newline), or undefined when there is none to read. */
+function readHeaderLine(file: string): string | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const parts: Buffer[] = [];
+    let length = 0;
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    while (length < MAX_HEADER_BYTES) {
+      const bytesRead = fs.readSync(fd, buffer, 0, CHUNK, length);
+      if (bytesRead === 0) break;
+      const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
+      parts.push(Buffer.from(buffer.subarray(0, newline === -1 ? bytesRead : newline)));
+      length += bytesRead;
+      if (newline !== -1) break;
+    }
+    return length === 0 ? undefined : Buffer.concat(parts).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The id in the header of `file`, or undefined when it has no readable session header. */
+export function sessionIdOfFile(file: string): string | undefined {
+  try {
+    const line = readHeaderLine(file);
+    if (line === undefined) return undefined;
+    const header = SessionHeaderSchema.safeParse(JSON.parse(line));
+    return header.success && header.data.id.length > 0 ? header.data.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The id a pi file name carries: everything after the timestamp's `_` (a timestamp has none).
+ * Only for a file that is not there to read (a fork's parent on another machine); a file that
+ * exists is asked with `sessionIdOfFile`.
+ */
+export function sessionIdFromFileName(file: string): string | undefined {
+  return /^[^_]+_(.+)\.jsonl$/.exec(path.basename(file))?.[1];
+}
