@@ -1,0 +1,102 @@
+import type { AgentMessage, ToolCall } from '../../../shared/messages.js';
+import { emptyUsage } from '../../../shared/messages.js';
+import type { SessionEntry } from '../../../shared/session-entries.js';
+import { prng } from '../../../shared/prng.js';
+
+/*
+ * A long linear session, fast to build: turns of a user request, read/edit calls with their
+ * results and an answer, every message a `message` entry on one path. For tests and the bench
+ * that need tens of thousands to a million messages; deterministic for a seed.
+ */
+
+const WORDS = 'alpha beta gamma delta file edit read write test build fails src/app.ts'.split(' ');
+
+export function longSessionMessages(count: number, seed = 1): AgentMessage[] {
+  const rand = prng(seed);
+  const text = (chars: number): string => {
+    const words: string[] = [];
+    let length = 0;
+    while (length < chars) {
+      const word = WORDS[Math.floor(rand() * WORDS.length)] ?? 'x';
+      words.push(word);
+      length += word.length + 1;
+    }
+    return words.join(' ');
+  };
+  const messages: AgentMessage[] = [];
+  let time = 1_800_000_000_000;
+  let context = 0;
+  while (messages.length < count) {
+    const turn = messages.length;
+    messages.push({
+      role: 'user',
+      content: [{ type: 'text', text: `request ${turn}: ${text(40 + rand() * 200)}` }],
+      timestamp: ++time,
+    });
+    const tools = Math.floor(rand() * 3);
+    for (let i = 0; i < tools && messages.length < count; i++) {
+      const call: ToolCall = {
+        type: 'toolCall',
+        id: `call_${turn}_${i}`,
+        name: i % 2 === 0 ? 'read' : 'edit',
+        arguments: { path: `src/file-${turn % 500}-${i}.ts` },
+      };
+      const usage = emptyUsage();
+      context += 300;
+      usage.input = context;
+      usage.totalTokens = context;
+      messages.push({
+        role: 'assistant',
+        content: [{ type: 'text', text: text(20 + rand() * 100) }, call],
+        api: 'openai-completions',
+        provider: 'arbor',
+        model: 'arbor-demo',
+        usage,
+        stopReason: 'toolUse',
+        timestamp: ++time,
+      });
+      if (messages.length >= count) break;
+      messages.push({
+        role: 'toolResult',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: 'text', text: text(rand() < 0.2 ? 3000 : 100 + rand() * 800) }],
+        isError: false,
+        timestamp: ++time,
+      });
+    }
+    if (messages.length >= count) break;
+    const usage = emptyUsage();
+    context += 200;
+    usage.input = context;
+    usage.totalTokens = context;
+    messages.push({
+      role: 'assistant',
+      content: [{ type: 'text', text: `done ${turn}: ${text(40 + rand() * 300)}` }],
+      api: 'openai-completions',
+      provider: 'arbor',
+      model: 'arbor-demo',
+      usage,
+      stopReason: 'stop',
+      timestamp: ++time,
+    });
+  }
+  return messages;
+}
+
+/** The messages as entries of one root-to-leaf path. */
+export function longSessionEntries(count: number, seed = 1): SessionEntry[] {
+  let parentId: string | null = null;
+  return longSessionMessages(count, seed).map((message, index) => {
+    const id = index.toString(16).padStart(8, '0');
+    const entry: SessionEntry = {
+      type: 'message',
+      id,
+      parentId,
+      timestamp: new Date(message.timestamp).toISOString(),
+      message,
+    };
+    parentId = id;
+    return entry;
+  });
+}
