@@ -102,14 +102,16 @@ export function prepareBranchEntries(
     if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
       const isSummary = entry.type === 'compaction' || entry.type === 'branch_summary';
       if (isSummary && totalTokens < tokenBudget * 0.9) {
-        messages.unshift(message);
+        messages.push(message);
         totalTokens += tokens;
       }
       break;
     }
-    messages.unshift(message);
+    messages.push(message);
     totalTokens += tokens;
   }
+  // Gathered newest first (pushing: unshifting each would be quadratic); returned oldest first.
+  messages.reverse();
   return { messages, fileOps, totalTokens };
 }
 
