@@ -9,13 +9,14 @@ import { SummaryAbortedError } from './summary-model.js';
 /*
  * Runs compaction jobs (compaction-job.ts) on worker threads, so that preparing the compaction of
  * one long session (seconds for a million messages) never holds the event loop that serves every
- * other session. The path is copied to the worker as JSON text in pieces of about a megabyte, the
- * loop yielding every few milliseconds, so even the copy never stalls it for long (decision 054).
+ * other session. The path is read from the store newest first, entry by entry (session-path.ts),
+ * and copied to the worker as JSON text in pieces of about a megabyte, the loop yielding every few
+ * milliseconds, so not even reading and copying it stalls the loop for long (decision 054).
  * Workers are started and found as grep's are (server/tools/grep-runner.ts): a worker whose job
  * ended waits, unreferenced, for the next one for a while; an aborted job's worker is terminated.
  */
 
-/** What the runner sends a worker: pieces of the path of job `id`, then its parameters. */
+/** What the runner sends a worker: pieces of the path of job `id` (newest first), then its parameters. */
 export type CompactionWorkerRequest =
   | { type: 'path'; id: number; json: string }
   | { type: 'run'; id: number; params: CompactionJobParams };
@@ -104,11 +105,12 @@ function returnWorker(worker: Worker): void {
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Runs one compaction job on a worker. Rejects with `SummaryAbortedError` when `signal` aborts
- * (the worker is then terminated) and with a clear error when the worker fails.
+ * Runs one compaction job on a worker over `pathNewestFirst` (the path's entries, leaf first).
+ * Rejects with `SummaryAbortedError` when `signal` aborts (the worker is then terminated) and
+ * with a clear error when the worker fails.
  */
 export async function prepareCompactionInWorker(
-  path: readonly SessionEntry[],
+  pathNewestFirst: Iterable<SessionEntry>,
   params: CompactionJobParams,
   signal?: AbortSignal,
 ): Promise<CompactionJobResult> {
@@ -160,7 +162,7 @@ export async function prepareCompactionInWorker(
   let piece: string[] = [];
   let pieceChars = 0;
   let sliceStart = performance.now();
-  for (const entry of path) {
+  for (const entry of pathNewestFirst) {
     if (settled) return outcome;
     const json = JSON.stringify(entry);
     piece.push(json);

@@ -4,7 +4,7 @@ import { runCompactionJob } from './compaction-job.js';
 import type { CompactionWorkerMessage, CompactionWorkerRequest } from './compaction-runner.js';
 
 /*
- * Worker-thread entry of compaction: receives a session's path in pieces (JSON text, in order),
+ * Worker-thread entry of compaction: receives a session's path in pieces (JSON text, newest first),
  * then the job's parameters, runs the job (compaction-job.ts) and reports its result, all tagged
  * with the job's id. One job at a time; the runner terminates the worker when the job is aborted.
  */
@@ -22,7 +22,7 @@ if (port) {
     }
     if (message?.type !== 'run') return;
     const { id, params } = message;
-    const path = paths.get(id) ?? [];
+    const path = (paths.get(id) ?? []).reverse();
     paths.delete(id);
     try {
       send({ type: 'done', id, threadId, result: runCompactionJob(path, params) });

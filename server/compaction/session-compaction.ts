@@ -3,6 +3,7 @@ import type { SessionEntry } from '../../shared/session-entries.js';
 import type { PlannedCompaction } from './compaction-job.js';
 import { prepareCompactionInWorker } from './compaction-runner.js';
 import { CompactionRefusedError } from './plan-compaction.js';
+import { pathNewestFirst, type PathReader } from './session-path.js';
 import { Summarizer } from './summarizer.js';
 import type { CompleteFn } from '../agent/context-transforms.js';
 import { SummaryAbortedError, type SummaryModelInfo } from './summary-model.js';
@@ -28,9 +29,7 @@ export {
  * compaction leaves the file exactly as it was.
  */
 
-export interface CompactingStore {
-  getLeafId(): string | null;
-  getBranch(fromId?: string | null): SessionEntry[];
+export interface CompactingStore extends PathReader {
   appendCompaction(
     summary: string,
     firstKeptEntryId: string,
@@ -67,7 +66,7 @@ export async function prepareSessionCompaction(
   const { model } = input;
   const leafId = input.store.getLeafId();
   const result = await prepareCompactionInWorker(
-    input.store.getBranch(),
+    pathNewestFirst(input.store, leafId),
     {
       settings: input.settings,
       reason: input.reason,

@@ -1,6 +1,8 @@
 import type { AgentMessage, ToolCall } from '../../../shared/messages.js';
 import { emptyUsage } from '../../../shared/messages.js';
-import type { SessionEntry } from '../../../shared/session-entries.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CURRENT_SESSION_VERSION, type SessionEntry } from '../../../shared/session-entries.js';
 import { prng } from '../../../shared/prng.js';
 
 /*
@@ -99,4 +101,28 @@ export function longSessionEntries(count: number, seed = 1): SessionEntry[] {
     parentId = id;
     return entry;
   });
+}
+
+/** Writes a session file of `count` messages into `dir` (as pi lays one out) and returns its path. */
+export function writeLongSessionFile(dir: string, cwd: string, count: number, seed = 1): string {
+  const file = path.join(dir, `long-${count}-${seed}.jsonl`);
+  const header = {
+    type: 'session',
+    version: CURRENT_SESSION_VERSION,
+    id: `0190a000-0000-7000-8000-${count.toString(16).padStart(12, '0')}`,
+    timestamp: new Date(1_800_000_000_000).toISOString(),
+    cwd,
+  };
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, `${JSON.stringify(header)}\n`);
+    const entries = longSessionEntries(count, seed);
+    for (let i = 0; i < entries.length; i += 5000) {
+      const lines = entries.slice(i, i + 5000).map((entry) => JSON.stringify(entry));
+      fs.writeSync(fd, `${lines.join('\n')}\n`);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return file;
 }
