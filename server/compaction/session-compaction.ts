@@ -1,5 +1,4 @@
 import type { CompactionReason, CompactionResult } from '../../shared/agent-events.js';
-import type { SessionEntry } from '../../shared/session-entries.js';
 import type { PlannedCompaction } from './compaction-job.js';
 import { prepareCompactionInWorker } from './compaction-runner.js';
 import { CompactionRefusedError } from './plan-compaction.js';
