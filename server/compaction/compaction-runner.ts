@@ -42,9 +42,12 @@ interface WorkerEntry {
 let entry: WorkerEntry | undefined;
 let nextJobId = 1;
 const idle = new Map<Worker, NodeJS.Timeout>();
-const stats = { started: 0, jobs: 0, lastThreadId: 0 };
+const stats = { started: 0, running: 0, jobs: 0, lastThreadId: 0 };
 
-/** Workers started, jobs run, and the thread that ran the last one (for tests and diagnostics). */
+/**
+ * Workers started, jobs in flight (from the first piece of the path sent to the result) and
+ * finished, and the thread that ran the last one (for tests and diagnostics).
+ */
 export function compactionWorkerStats(): Readonly<typeof stats> & { idle: number } {
   return { ...stats, idle: idle.size };
 }
@@ -118,11 +121,13 @@ export async function prepareCompactionInWorker(
   const worker = takeWorker();
   const id = nextJobId++;
   let settled = false;
+  stats.running++;
   let onAbort = (): void => undefined;
   const outcome = new Promise<CompactionJobResult>((resolve, reject) => {
     const finish = (how: 'reuse' | 'terminate' | 'gone', error?: Error, result?: unknown) => {
       if (settled) return;
       settled = true;
+      stats.running--;
       signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
       worker.off('error', onError);

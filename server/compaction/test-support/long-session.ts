@@ -13,9 +13,17 @@ import { prng } from '../../../shared/prng.js';
 
 const WORDS = 'alpha beta gamma delta file edit read write test build fails src/app.ts'.split(' ');
 
-export function longSessionMessages(count: number, seed = 1): AgentMessage[] {
-  const rand = prng(seed);
-  const text = (chars: number): string => {
+export interface LongSessionOptions {
+  seed?: number;
+  /** Scales every text (1: requests of 40–240 characters, tool output of 100–3,000). */
+  textScale?: number;
+}
+
+export function longSessionMessages(count: number, opts: LongSessionOptions = {}): AgentMessage[] {
+  const rand = prng(opts.seed ?? 1);
+  const scale = opts.textScale ?? 1;
+  const text = (unscaled: number): string => {
+    const chars = unscaled * scale;
     const words: string[] = [];
     let length = 0;
     while (length < chars) {
@@ -87,9 +95,9 @@ export function longSessionMessages(count: number, seed = 1): AgentMessage[] {
 }
 
 /** The messages as entries of one root-to-leaf path. */
-export function longSessionEntries(count: number, seed = 1): SessionEntry[] {
+export function longSessionEntries(count: number, opts: LongSessionOptions = {}): SessionEntry[] {
   let parentId: string | null = null;
-  return longSessionMessages(count, seed).map((message, index) => {
+  return longSessionMessages(count, opts).map((message, index) => {
     const id = index.toString(16).padStart(8, '0');
     const entry: SessionEntry = {
       type: 'message',
@@ -104,8 +112,13 @@ export function longSessionEntries(count: number, seed = 1): SessionEntry[] {
 }
 
 /** Writes a session file of `count` messages into `dir` (as pi lays one out) and returns its path. */
-export function writeLongSessionFile(dir: string, cwd: string, count: number, seed = 1): string {
-  const file = path.join(dir, `long-${count}-${seed}.jsonl`);
+export function writeLongSessionFile(
+  dir: string,
+  cwd: string,
+  count: number,
+  opts: LongSessionOptions = {},
+): string {
+  const file = path.join(dir, `long-${count}.jsonl`);
   const header = {
     type: 'session',
     version: CURRENT_SESSION_VERSION,
@@ -116,7 +129,7 @@ export function writeLongSessionFile(dir: string, cwd: string, count: number, se
   const fd = fs.openSync(file, 'w');
   try {
     fs.writeSync(fd, `${JSON.stringify(header)}\n`);
-    const entries = longSessionEntries(count, seed);
+    const entries = longSessionEntries(count, opts);
     for (let i = 0; i < entries.length; i += 5000) {
       const lines = entries.slice(i, i + 5000).map((entry) => JSON.stringify(entry));
       fs.writeSync(fd, `${lines.join('\n')}\n`);
