@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { CompactionJobParams, CompactionJobResult } from './compaction-job.js';
+import { LoopSlices } from './loop-slices.js';
 import { SummaryAbortedError } from './summary-model.js';
 
 /*
@@ -28,8 +29,6 @@ export type CompactionWorkerMessage =
 
 /** About this much JSON text goes to the worker in one message. */
 const PIECE_CHARS = 1 << 20;
-/** The copy yields to the event loop after this much work. */
-const SLICE_MS = 4;
 
 const MAX_IDLE_WORKERS = 1;
 const IDLE_WORKER_MS = 30_000;
@@ -105,8 +104,6 @@ function returnWorker(worker: Worker): void {
   idle.set(worker, timer);
 }
 
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * Runs one compaction job on a worker over `pathNewestFirst` (the path's entries, leaf first).
  * Rejects with `SummaryAbortedError` when `signal` aborts (the worker is then terminated) and
@@ -166,7 +163,7 @@ export async function prepareCompactionInWorker(
   const post = (message: CompactionWorkerRequest) => worker.postMessage(message);
   let piece: string[] = [];
   let pieceChars = 0;
-  let sliceStart = performance.now();
+  const slices = new LoopSlices();
   for (const entry of pathNewestFirst) {
     if (settled) return outcome;
     const json = JSON.stringify(entry);
@@ -177,10 +174,8 @@ export async function prepareCompactionInWorker(
       piece = [];
       pieceChars = 0;
     }
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await yieldToLoop();
-      sliceStart = performance.now();
-    }
+    const pause = slices.pause();
+    if (pause) await pause;
   }
   if (settled) return outcome;
   if (piece.length > 0) post({ type: 'path', id, json: `[${piece.join(',')}]` });

@@ -63,7 +63,7 @@ export async function applyThreshold(input: ThresholdInput): Promise<AgentMessag
   let current = input.messages;
   let keep = effectiveKeepRecent(settings, input.model, sizer.overhead);
   for (let round = 0; round < MAX_THRESHOLD_ROUNDS; round++) {
-    const tokens = sizer.contextTokens(current);
+    const tokens = await sizer.contextTokens(current);
     if (!shouldCompact(tokens, window, settings)) return current;
     const roundSettings = { ...settings, keepRecentTokens: keep };
     let cutAtLatest = false;
@@ -75,10 +75,10 @@ export async function applyThreshold(input: ThresholdInput): Promise<AgentMessag
       cutAtLatest = true;
     }
     // Measured before compacting: the session may rebuild `current` in place.
-    const before = sumEstimates(current);
+    const before = await sumEstimates(current);
     const rebuilt = await input.compactRound(keep, cutAtLatest);
     if (!rebuilt) return current;
-    const after = sumEstimates(rebuilt);
+    const after = await sumEstimates(rebuilt);
     if (after >= before) throw new CompactionLoopError(before, after);
     current = rebuilt;
     keep = Math.max(1, Math.floor(keep / 2));
