@@ -59,6 +59,15 @@ process.stdout.write(
   `compaction preparation, texts × ${TEXT_SCALE}, window ${PARAMS.model.contextWindow}, ` +
     `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}\n\n`,
 );
+// The first job starts the worker (tens of milliseconds, once; from source, tsx compiles it).
+const coldStart = performance.now();
+await prepareCompactionInWorker(newestFirst(benchEntries(200)), PARAMS);
+process.stdout.write(`worker start and a 200-message job: ${ms(performance.now() - coldStart)}\n`);
+const warmStart = performance.now();
+await prepareCompactionInWorker(newestFirst(benchEntries(200)), PARAMS);
+process.stdout.write(
+  `the same job on the waiting worker: ${ms(performance.now() - warmStart)}\n\n`,
+);
 const rows: string[][] = [];
 for (const messages of sizes) {
   const entries = benchEntries(messages);
