@@ -59,6 +59,16 @@ process.stdout.write(
   `compaction preparation, texts × ${TEXT_SCALE}, window ${PARAMS.model.contextWindow}, ` +
     `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}\n\n`,
 );
+// The machine's own noise: the loop's delays while it has nothing to do.
+{
+  const idle = monitorEventLoopDelay({ resolution: 1 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  idle.disable();
+  process.stdout.write(
+    `idle loop for 2 s: longest delay ${(idle.max / 1e6).toFixed(1)} ms, p99 ${(idle.percentile(99) / 1e6).toFixed(1)} ms\n`,
+  );
+}
 // The first job starts the worker (tens of milliseconds, once; from source, tsx compiles it).
 const coldStart = performance.now();
 await prepareCompactionInWorker(newestFirst(benchEntries(200)), PARAMS);
@@ -90,6 +100,7 @@ for (const messages of sizes) {
   const workerMs = performance.now() - workerStart;
   delay.disable();
   const stallMs = delay.max / 1e6;
+  const p99Ms = delay.percentile(99) / 1e6;
   if (result.type !== 'prepared') throw new Error(`unexpected: ${result.message}`);
 
   const old = await runOld(messages);
@@ -106,7 +117,7 @@ for (const messages of sizes) {
     ms(fitMs),
     fitRatio,
     oldHeld,
-    `${stallMs.toFixed(1)} ms`,
+    `${stallMs.toFixed(1)} ms (p99 ${p99Ms.toFixed(1)})`,
     heldRatio,
     ms(workerMs),
     ms(planMs + fitMs),
@@ -121,7 +132,7 @@ const header = [
   'fit, new',
   'fit ratio',
   'loop held, old (whole preparation)',
-  'loop held, new (longest stall)',
+  'loop held, new (longest stall, p99 delay)',
   'stall ratio',
   'new preparation on the worker (wall)',
   'same work on one thread',
