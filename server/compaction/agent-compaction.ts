@@ -8,7 +8,7 @@ import type {
   ContextStepContext,
 } from '../agent/context-transforms.js';
 import type { SessionStore } from '../store/session-store.js';
-import { collectEntriesForBranchSummary, generateBranchSummary } from './branch-summary.js';
+import { collectEntriesForBranchSummarySliced, generateBranchSummary } from './branch-summary.js';
 import {
   parseSummarySettings,
   resolveSummarySettings,
@@ -108,7 +108,7 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
     },
 
     async summarizeBranch(context: CompactionContext, options) {
-      const { entries } = collectEntriesForBranchSummary(
+      const { entries } = await collectEntriesForBranchSummarySliced(
         context.store,
         options.oldLeafId,
         options.targetId,
