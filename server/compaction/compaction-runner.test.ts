@@ -55,7 +55,7 @@ describe('compaction jobs on a worker', () => {
   }, 120_000);
 
   it('copies a path of many pieces in order', async () => {
-    // About 14 MB of JSON: more than a dozen pieces.
+    // About 14 MB of JSON: a hundred pieces and more.
     const path = longSessionEntries(20_000);
     const params: CompactionJobParams = {
       settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },

@@ -11,7 +11,7 @@ import { SummaryAbortedError } from './summary-model.js';
  * Runs compaction jobs (compaction-job.ts) on worker threads, so that preparing the compaction of
  * one long session (seconds for a million messages) never holds the event loop that serves every
  * other session. The path is read from the store newest first, entry by entry (session-path.ts),
- * and copied to the worker as JSON text in pieces of about a megabyte, the loop yielding every few
+ * and copied to the worker as JSON text in pieces of about 128 KB, the loop yielding every few
  * milliseconds, so not even reading and copying it stalls the loop for long (decision 054).
  * Workers are started and found as grep's are (server/tools/grep-runner.ts): a worker whose job
  * ended waits, unreferenced, for the next one for a while; an aborted job's worker is terminated.
@@ -28,7 +28,7 @@ export type CompactionWorkerMessage =
   | { type: 'failed'; id: number; message: string };
 
 /** About this much JSON text goes to the worker in one message. */
-const PIECE_CHARS = 1 << 20;
+const PIECE_CHARS = 128 * 1024;
 
 const MAX_IDLE_WORKERS = 1;
 const IDLE_WORKER_MS = 30_000;
@@ -160,25 +160,28 @@ export async function prepareCompactionInWorker(
   // Settles on its own when the copy below stops early; the caller sees it through `outcome`.
   outcome.catch(() => undefined);
 
+  // Entries are gathered by reference and turned into JSON a batch at a time (one string per
+  // batch, no per-entry strings to join); the batch grows or shrinks to about PIECE_CHARS.
   const post = (message: CompactionWorkerRequest) => worker.postMessage(message);
-  let piece: string[] = [];
-  let pieceChars = 0;
+  let batch: SessionEntry[] = [];
+  let batchSize = 16;
+  const flush = () => {
+    const json = JSON.stringify(batch);
+    post({ type: 'path', id, json });
+    const scaled = Math.round((batchSize * PIECE_CHARS) / Math.max(1, json.length));
+    batchSize = Math.max(1, Math.min(batchSize * 2, scaled));
+    batch = [];
+  };
   const slices = new LoopSlices();
   for (const entry of pathNewestFirst) {
     if (settled) return outcome;
-    const json = JSON.stringify(entry);
-    piece.push(json);
-    pieceChars += json.length;
-    if (pieceChars >= PIECE_CHARS) {
-      post({ type: 'path', id, json: `[${piece.join(',')}]` });
-      piece = [];
-      pieceChars = 0;
-    }
+    batch.push(entry);
+    if (batch.length >= batchSize) flush();
     const pause = slices.pause();
     if (pause) await pause;
   }
   if (settled) return outcome;
-  if (piece.length > 0) post({ type: 'path', id, json: `[${piece.join(',')}]` });
+  if (batch.length > 0) flush();
   post({ type: 'run', id, params });
   return outcome;
 }
