@@ -86,4 +86,25 @@ describe('compaction jobs on a worker', () => {
       prepareCompactionInWorker(newestFirst(path), params, controller.signal),
     ).rejects.toBeInstanceOf(SummaryAbortedError);
   }, 120_000);
+
+  it('fails clearly, and frees its worker, when the path cannot be read', async () => {
+    const path = longSessionEntries(5_000);
+    function* breaking() {
+      yield* newestFirst(path.slice(2_000));
+      throw new Error('The session file x.jsonl is closed; its bodies can no longer be read');
+    }
+    const params: CompactionJobParams = {
+      settings: { enabled: true, reserveTokens: 16384, keepRecentTokens: 2000 },
+      reason: 'manual',
+      cutAtLatest: false,
+      model: { contextWindow: 128_000, maxOutputTokens: 16_384, reasoning: false },
+    };
+    await expect(prepareCompactionInWorker(breaking(), params)).rejects.toThrow(
+      'The compaction could not be prepared: The session file x.jsonl is closed',
+    );
+    expect(compactionWorkerStats().running).toBe(0);
+    expect(await prepareCompactionInWorker(newestFirst(path), params)).toEqual(
+      runCompactionJob(path, params),
+    );
+  });
 });

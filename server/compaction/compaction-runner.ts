@@ -120,6 +120,7 @@ export async function prepareCompactionInWorker(
   let settled = false;
   stats.running++;
   let onAbort = (): void => undefined;
+  let fail = (_error: Error): void => undefined;
   const outcome = new Promise<CompactionJobResult>((resolve, reject) => {
     const finish = (how: 'reuse' | 'terminate' | 'gone', error?: Error, result?: unknown) => {
       if (settled) return;
@@ -152,6 +153,7 @@ export async function prepareCompactionInWorker(
         new Error(`The compaction could not be prepared: its worker stopped (exit code ${code})`),
       );
     onAbort = () => finish('terminate', new SummaryAbortedError());
+    fail = (error) => finish('terminate', error);
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage);
     worker.on('error', onError);
@@ -173,15 +175,21 @@ export async function prepareCompactionInWorker(
     batch = [];
   };
   const slices = new LoopSlices();
-  for (const entry of pathNewestFirst) {
+  try {
+    for (const entry of pathNewestFirst) {
+      if (settled) return outcome;
+      batch.push(entry);
+      if (batch.length >= batchSize) flush();
+      const pause = slices.pause();
+      if (pause) await pause;
+    }
     if (settled) return outcome;
-    batch.push(entry);
-    if (batch.length >= batchSize) flush();
-    const pause = slices.pause();
-    if (pause) await pause;
+    if (batch.length > 0) flush();
+    post({ type: 'run', id, params });
+  } catch (error) {
+    // The path could not be read or copied (the session was closed, say): the job is void.
+    const reason = error instanceof Error ? error.message : String(error);
+    fail(new Error(`The compaction could not be prepared: ${reason}`, { cause: error }));
   }
-  if (settled) return outcome;
-  if (batch.length > 0) flush();
-  post({ type: 'run', id, params });
   return outcome;
 }
