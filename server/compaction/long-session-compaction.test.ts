@@ -109,6 +109,8 @@ describe('compacting a very long session', () => {
     const long = await harness({
       serverWindow: WINDOW,
       sessionFile: (dir, cwd) => writeLongSessionFile(dir, cwd, 200_000, { textScale: 0.25 }),
+      // Small enough a kept part that one round brings the context under the threshold.
+      settings: { keepRecentTokens: 2000 },
     });
     const other = await harness({ serverWindow: WINDOW });
     await other.session.prompt('warm up');
@@ -127,6 +129,9 @@ describe('compacting a very long session', () => {
     expect(ends.length).toBeGreaterThan(0);
     for (const end of ends) expect(end).toMatchObject({ reason: 'threshold', aborted: false });
     expect(ends.every((end) => end.result !== undefined)).toBe(true);
+    // One round, one job: the threshold check's plan is the one the compaction used.
+    expect(ends).toHaveLength(1);
+    expect(compactionWorkerStats().jobs - jobsBefore).toBe(1);
     for (const call of long.calls) {
       expect(call.stopReason).not.toBe('error');
       expect(call.promptTokens).toBeLessThanOrEqual(WINDOW);

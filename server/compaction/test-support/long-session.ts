@@ -1,9 +1,10 @@
-import type { AgentMessage, ToolCall } from '../../../shared/messages.js';
+import type { AgentMessage, AssistantMessage, ToolCall } from '../../../shared/messages.js';
 import { emptyUsage } from '../../../shared/messages.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CURRENT_SESSION_VERSION, type SessionEntry } from '../../../shared/session-entries.js';
 import { prng } from '../../../shared/prng.js';
+import { estimateTokens } from '../token-estimates.js';
 
 /*
  * A long linear session, fast to build: turns of a user request, read/edit calls with their
@@ -34,11 +35,33 @@ export function longSessionMessages(count: number, opts: LongSessionOptions = {}
     return words.join(' ');
   };
   const messages: AgentMessage[] = [];
-  let time = 1_800_000_000_000;
+  // In the past, so that entries written now (a compaction) are newer than every message.
+  let time = 1_700_000_000_000;
+  // The estimate of everything so far: usage reports say what a model would have counted.
   let context = 0;
+  const push = (message: AgentMessage): void => {
+    messages.push(message);
+    context += estimateTokens(message);
+  };
+  const assistant = (content: AssistantMessage['content'], toolUse: boolean): AssistantMessage => {
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content,
+      api: 'openai-completions',
+      provider: 'arbor',
+      model: 'arbor-demo',
+      usage: emptyUsage(),
+      stopReason: toolUse ? 'toolUse' : 'stop',
+      timestamp: ++time,
+    };
+    message.usage.input = context;
+    message.usage.output = estimateTokens(message);
+    message.usage.totalTokens = message.usage.input + message.usage.output;
+    return message;
+  };
   while (messages.length < count) {
     const turn = messages.length;
-    messages.push({
+    push({
       role: 'user',
       content: [{ type: 'text', text: `request ${turn}: ${text(40 + rand() * 200)}` }],
       timestamp: ++time,
@@ -51,22 +74,9 @@ export function longSessionMessages(count: number, opts: LongSessionOptions = {}
         name: i % 2 === 0 ? 'read' : 'edit',
         arguments: { path: `src/file-${turn % 500}-${i}.ts` },
       };
-      const usage = emptyUsage();
-      context += 300;
-      usage.input = context;
-      usage.totalTokens = context;
-      messages.push({
-        role: 'assistant',
-        content: [{ type: 'text', text: text(20 + rand() * 100) }, call],
-        api: 'openai-completions',
-        provider: 'arbor',
-        model: 'arbor-demo',
-        usage,
-        stopReason: 'toolUse',
-        timestamp: ++time,
-      });
+      push(assistant([{ type: 'text', text: text(20 + rand() * 100) }, call], true));
       if (messages.length >= count) break;
-      messages.push({
+      push({
         role: 'toolResult',
         toolCallId: call.id,
         toolName: call.name,
@@ -76,20 +86,7 @@ export function longSessionMessages(count: number, opts: LongSessionOptions = {}
       });
     }
     if (messages.length >= count) break;
-    const usage = emptyUsage();
-    context += 200;
-    usage.input = context;
-    usage.totalTokens = context;
-    messages.push({
-      role: 'assistant',
-      content: [{ type: 'text', text: `done ${turn}: ${text(40 + rand() * 300)}` }],
-      api: 'openai-completions',
-      provider: 'arbor',
-      model: 'arbor-demo',
-      usage,
-      stopReason: 'stop',
-      timestamp: ++time,
-    });
+    push(assistant([{ type: 'text', text: `done ${turn}: ${text(40 + rand() * 300)}` }], false));
   }
   return messages;
 }
@@ -123,7 +120,7 @@ export function writeLongSessionFile(
     type: 'session',
     version: CURRENT_SESSION_VERSION,
     id: `0190a000-0000-7000-8000-${count.toString(16).padStart(12, '0')}`,
-    timestamp: new Date(1_800_000_000_000).toISOString(),
+    timestamp: new Date(1_700_000_000_000).toISOString(),
     cwd,
   };
   const fd = fs.openSync(file, 'w');
