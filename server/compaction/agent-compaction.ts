@@ -8,7 +8,7 @@ import type {
   ContextStepContext,
 } from '../agent/context-transforms.js';
 import type { SessionStore } from '../store/session-store.js';
-import { collectEntriesForBranchSummary, generateBranchSummary } from './branch-summary.js';
+import { collectEntriesForBranchSummarySliced, generateBranchSummary } from './branch-summary.js';
 import {
   parseSummarySettings,
   resolveSummarySettings,
@@ -16,9 +16,15 @@ import {
   type SummarySettings,
 } from './compaction-settings.js';
 import { ContextSizer } from './context-size.js';
-import { compactSession } from './session-compaction.js';
+import {
+  compactSession,
+  CompactionRefusedError,
+  prepareSessionCompaction,
+  type PreparedCompaction,
+} from './session-compaction.js';
 import { Summarizer } from './summarizer.js';
-import { isAbortError } from './summary-model.js';
+import { isAbortError, type SummaryModelInfo } from './summary-model.js';
+import type { CompactionSettings } from './token-estimates.js';
 import { applyThreshold, effectiveKeepRecent } from './threshold-policy.js';
 
 /*
@@ -50,6 +56,8 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
 
   /** Set by the threshold step for the compaction it is about to ask the session for. */
   let roundOverride: { keep: number; cutAtLatest: boolean } | undefined;
+  /** The plan the threshold step made for that compaction, so the path is not planned twice. */
+  let roundPlan: { key: string; prepared: PreparedCompaction } | undefined;
 
   const compactor: Compactor = {
     isEnabled: (store) => settingsFor(store).compaction.enabled,
@@ -66,17 +74,26 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
       // Overflow recovery may use the last-resort cut: the context is known not to fit.
       const cutAtLatest = roundOverride?.cutAtLatest ?? options.reason === 'overflow';
       roundOverride = undefined;
-      const compacting = compactSession({
-        store: context.store,
-        model: context.model,
-        complete: context.complete,
-        settings: { ...settings, keepRecentTokens },
-        cutAtLatest,
-        reason: options.reason,
-        signal: context.signal,
-        thinkingLevel: context.thinkingLevel,
-        ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-      });
+      const roundSettings = { ...settings, keepRecentTokens };
+      const planned =
+        roundPlan?.key === planKey(roundSettings, cutAtLatest, options.reason, context.model)
+          ? roundPlan.prepared
+          : undefined;
+      roundPlan = undefined;
+      const compacting = compactSession(
+        {
+          store: context.store,
+          model: context.model,
+          complete: context.complete,
+          settings: roundSettings,
+          cutAtLatest,
+          reason: options.reason,
+          signal: context.signal,
+          thinkingLevel: context.thinkingLevel,
+          ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+        },
+        planned,
+      );
       if (!automatic) return compacting;
       // Automatic failures reach the user only as compaction_end's message: say what failed.
       return compacting.catch((error: unknown) => {
@@ -91,7 +108,7 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
     },
 
     async summarizeBranch(context: CompactionContext, options) {
-      const { entries } = collectEntriesForBranchSummary(
+      const { entries } = await collectEntriesForBranchSummarySliced(
         context.store,
         options.oldLeafId,
         options.targetId,
@@ -117,18 +134,53 @@ export function createArborCompaction(serverSettings?: unknown): ArborCompaction
         context.model.contextWindow,
       ),
       sizer,
-      getBranch: () => context.store.getBranch(),
+      canPlan: async (roundSettings, cutAtLatest) => {
+        roundPlan = undefined;
+        try {
+          const prepared = await prepareSessionCompaction({
+            store: context.store,
+            model: context.model,
+            settings: roundSettings,
+            cutAtLatest,
+            reason: 'threshold',
+            signal: context.signal,
+          });
+          const key = planKey(roundSettings, cutAtLatest, 'threshold', context.model);
+          roundPlan = { key, prepared };
+          return true;
+        } catch (error) {
+          // Nothing to summarise, or the run was aborted meanwhile: no compaction this call.
+          if (error instanceof CompactionRefusedError) return false;
+          if (context.signal.aborted || isAbortError(error)) return false;
+          throw error;
+        }
+      },
       compactRound: async (keep, cutAtLatest) => {
         roundOverride = { keep, cutAtLatest };
         try {
           return await context.compact('threshold');
         } finally {
           roundOverride = undefined;
+          roundPlan = undefined;
         }
       },
     });
 
   return { compactor, contextSteps: [thresholdStep] };
+}
+
+/** What a plan depends on besides the path (whose leaf `compactSession` checks). */
+function planKey(
+  settings: CompactionSettings,
+  cutAtLatest: boolean,
+  reason: string,
+  model: SummaryModelInfo,
+): string {
+  const { enabled, reserveTokens, keepRecentTokens } = settings;
+  const { contextWindow, maxOutputTokens, reasoning } = model;
+  return JSON.stringify([enabled, reserveTokens, keepRecentTokens, cutAtLatest, reason]).concat(
+    JSON.stringify([contextWindow, maxOutputTokens, reasoning]),
+  );
 }
 
 function serverLayer(value: unknown): unknown {

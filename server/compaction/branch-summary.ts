@@ -16,6 +16,8 @@ import {
   NO_BRANCH_CONTENT,
   withCustomInstructions,
 } from './summary-prompts.js';
+import { LoopSlices } from './loop-slices.js';
+import { pathNewestFirst, type PathReader } from './session-path.js';
 import { estimateTokens } from './token-estimates.js';
 import { ensureLatestRequest, latestUserRequest } from './verbatim-requests.js';
 
@@ -70,6 +72,53 @@ export function collectEntriesForBranchSummary(
   return { entries, commonAncestorId };
 }
 
+/**
+ * `collectEntriesForBranchSummary` on a store whose paths can be read entry by entry, pausing
+ * for the event loop every few milliseconds: leaving a long branch must not hold up the other
+ * sessions (decision 054). The same entries and ancestor, found the same way.
+ */
+export async function collectEntriesForBranchSummarySliced(
+  store: BranchReader & PathReader,
+  oldLeafId: string | null,
+  targetId: string | null,
+): Promise<CollectedBranch> {
+  if (!oldLeafId) return { entries: [], commonAncestorId: null };
+  const slices = new LoopSlices();
+  const pause = async () => {
+    const pending = slices.pause(64);
+    if (pending) await pending;
+  };
+  const oldPath = new Set<string>();
+  for (const entry of pathNewestFirst(store, oldLeafId)) {
+    oldPath.add(entry.id);
+    await pause();
+  }
+  let commonAncestorId: string | null = null;
+  if (targetId !== null) {
+    // The target's path newest first: its first entry on the old path is the deepest shared one.
+    for (const entry of pathNewestFirst(store, targetId)) {
+      if (oldPath.has(entry.id)) {
+        commonAncestorId = entry.id;
+        break;
+      }
+      await pause();
+    }
+  }
+  const entries: SessionEntry[] = [];
+  const seen = new Set<string>();
+  let current: string | null = oldLeafId;
+  while (current && current !== commonAncestorId && !seen.has(current)) {
+    seen.add(current);
+    const entry: SessionEntry | undefined = store.getEntry(current);
+    if (!entry) break;
+    entries.push(entry);
+    current = entry.parentId;
+    await pause();
+  }
+  entries.reverse();
+  return { entries, commonAncestorId };
+}
+
 export interface PreparedBranch {
   messages: AgentMessage[];
   fileOps: FileOperations;
@@ -102,14 +151,16 @@ export function prepareBranchEntries(
     if (tokenBudget > 0 && totalTokens + tokens > tokenBudget) {
       const isSummary = entry.type === 'compaction' || entry.type === 'branch_summary';
       if (isSummary && totalTokens < tokenBudget * 0.9) {
-        messages.unshift(message);
+        messages.push(message);
         totalTokens += tokens;
       }
       break;
     }
-    messages.unshift(message);
+    messages.push(message);
     totalTokens += tokens;
   }
+  // Gathered newest first (pushing: unshifting each would be quadratic); returned oldest first.
+  messages.reverse();
   return { messages, fileOps, totalTokens };
 }
 

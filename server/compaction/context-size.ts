@@ -1,4 +1,5 @@
 import type { AgentMessage } from '../../shared/messages.js';
+import { LoopSlices } from './loop-slices.js';
 import { calculateContextTokens, estimateTokens, validAssistantUsage } from './token-estimates.js';
 
 /*
@@ -7,6 +8,10 @@ import { calculateContextTokens, estimateTokens, validAssistantUsage } from './t
  * larger context (the kept messages carry it), so it is not used; the messages are estimated and
  * the request's own overhead (system prompt, tool definitions), learnt from the last fresh report,
  * is added, because on a small window that overhead is a large share.
+ *
+ * The check runs before every model call on the thread that serves every session, and a long
+ * session's context has hundreds of thousands of messages, so the sums pause for the event loop
+ * every few milliseconds (decision 054).
  */
 export class ContextSizer {
   private overheadTokens = 0;
@@ -16,7 +21,7 @@ export class ContextSizer {
     return this.overheadTokens;
   }
 
-  contextTokens(messages: readonly AgentMessage[]): number {
+  async contextTokens(messages: readonly AgentMessage[]): Promise<number> {
     const summaryTime = messages.find((m) => m.role === 'compactionSummary')?.timestamp;
     for (let i = messages.length - 1; i >= 0; i--) {
       const message = messages[i];
@@ -24,14 +29,27 @@ export class ContextSizer {
       if (!message || !usage) continue;
       if (summaryTime !== undefined && message.timestamp <= summaryTime) break;
       const used = calculateContextTokens(usage);
-      const before = sumEstimates(messages.slice(0, i));
+      const before = await sumEstimates(messages, 0, i);
       this.overheadTokens = Math.max(0, used - estimateTokens(message) - before);
-      return used + sumEstimates(messages.slice(i + 1));
+      return used + (await sumEstimates(messages, i + 1));
     }
-    return sumEstimates(messages) + this.overheadTokens;
+    return (await sumEstimates(messages)) + this.overheadTokens;
   }
 }
 
-export function sumEstimates(messages: readonly AgentMessage[]): number {
-  return messages.reduce((sum, message) => sum + estimateTokens(message), 0);
+/** The estimates of `messages[from, to)` added up, pausing for the event loop now and then. */
+export async function sumEstimates(
+  messages: readonly AgentMessage[],
+  from = 0,
+  to = messages.length,
+): Promise<number> {
+  const slices = new LoopSlices();
+  let total = 0;
+  for (let i = from; i < to; i++) {
+    const message = messages[i];
+    if (message) total += estimateTokens(message);
+    const pause = slices.pause(64);
+    if (pause) await pause;
+  }
+  return total;
 }

@@ -101,12 +101,17 @@ interface MessageSlot {
 
 function measure(slot: MessageSlot): number {
   const parts = serializeMessage(slot.message, slot.cap);
-  return parts.reduce((sum, part) => sum + part.length, 0) + 2 * parts.length;
+  let chars = 2 * parts.length;
+  for (const part of parts) chars += part.length;
+  return chars;
 }
 
 /**
  * The largest faithful request within the budget. Throws `SummaryRequestTooLargeError` when even
  * the instructions and previous summary alone do not fit.
+ *
+ * Linear in the conversation: the size of what is included is kept as a running sum that every
+ * step updates, so asking "does it fit yet?" before each step costs nothing (decision 054).
  */
 export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
   const slots: MessageSlot[] = input.messages.map((message) => ({
@@ -118,20 +123,31 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
     pruned: false,
     chars: 0,
   }));
-  for (const slot of slots) slot.chars = measure(slot);
+  let includedChars = 0;
+  for (const slot of slots) {
+    slot.chars = measure(slot);
+    includedChars += slot.chars;
+  }
+  let omittedCount = 0;
 
   const previousSummary = fitPreviousSummary(input);
   const emptyPrompt = summaryPromptText('', input.instructions, previousSummary);
   const fixedTokens = estimateRequestTokens(input.systemPrompt, emptyPrompt);
   // The notice is counted from the start so that adding it never tips a fitted request over.
   const noticeChars = omittedNotice(input.messages.length).length + 2;
-  const total = (): number => {
-    let chars = 0;
-    for (const slot of slots) if (slot.included) chars += slot.chars;
-    const omitted = slots.some((slot) => !slot.included);
-    return fixedTokens + Math.ceil((chars + (omitted ? noticeChars : 0)) / 4);
+  const fits = (): boolean =>
+    fixedTokens + Math.ceil((includedChars + (omittedCount > 0 ? noticeChars : 0)) / 4) <=
+    input.inputBudgetTokens;
+  const remeasure = (slot: MessageSlot): void => {
+    const chars = measure(slot);
+    includedChars += chars - slot.chars;
+    slot.chars = chars;
   };
-  const fits = (): boolean => total() <= input.inputBudgetTokens;
+  const leaveOut = (slot: MessageSlot): void => {
+    slot.included = false;
+    includedChars -= slot.chars;
+    omittedCount++;
+  };
 
   for (const level of TOOL_RESULT_LEVELS.slice(1)) {
     if (fits()) break;
@@ -140,7 +156,7 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
       if (!slot.isToolResult || slot.cap <= level) continue;
       const before = slot.chars;
       slot.cap = level;
-      slot.chars = measure(slot);
+      remeasure(slot);
       if (slot.chars < before) slot.pruned = true;
     }
   }
@@ -148,7 +164,7 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
   // then shorten long user messages (oldest first) before leaving any of them out.
   for (const slot of slots) {
     if (fits()) break;
-    if (slot.included && !slot.isUser) slot.included = false;
+    if (slot.included && !slot.isUser) leaveOut(slot);
   }
   for (const slot of slots) {
     if (fits()) break;
@@ -156,22 +172,25 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
     const text = userMessageText(slot.message);
     if (text.length <= USER_MESSAGE_SHORT_CHARS) continue;
     slot.message = { ...slot.message, content: [{ type: 'text', text: shortenMiddle(text) }] };
-    slot.chars = measure(slot);
+    remeasure(slot);
     slot.pruned = true;
   }
   for (const slot of slots) {
     if (fits()) break;
-    if (slot.included) slot.included = false;
+    if (slot.included) leaveOut(slot);
   }
   if (!fits()) {
     throw new SummaryRequestTooLargeError(fixedTokens + noticeChars / 4, input.inputBudgetTokens);
   }
 
-  const omittedMessages = slots.filter((slot) => !slot.included).length;
+  const omittedMessages = omittedCount;
   const paragraphs: string[] = [];
   if (omittedMessages > 0) paragraphs.push(omittedNotice(omittedMessages));
+  let prunedMessages = 0;
   for (const slot of slots) {
-    if (slot.included) paragraphs.push(...serializeMessage(slot.message, slot.cap));
+    if (!slot.included) continue;
+    if (slot.pruned) prunedMessages++;
+    for (const part of serializeMessage(slot.message, slot.cap)) paragraphs.push(part);
   }
   const promptText = summaryPromptText(
     paragraphs.join('\n\n'),
@@ -181,7 +200,7 @@ export function fitSummaryRequest(input: FitInput): FittedSummaryRequest {
   return {
     promptText,
     estimatedTokens: estimateRequestTokens(input.systemPrompt, promptText),
-    prunedMessages: slots.filter((slot) => slot.included && slot.pruned).length,
+    prunedMessages,
     omittedMessages,
   };
 }

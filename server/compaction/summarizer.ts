@@ -1,25 +1,30 @@
 import type { CompactionResult } from '../../shared/agent-events.js';
 import type { AgentMessage } from '../../shared/messages.js';
 import type { CompleteFn, CompletionRequest } from '../agent/context-transforms.js';
-import { convertToLlm } from '../agent/convert-to-llm.js';
 import type { FileOperationsDetails } from '../../shared/session-entries.js';
-import { computeFileLists, formatFileOperations } from './file-operations.js';
-import { fitSummaryRequest, summaryInputBudget } from './fit-summary-request.js';
-import type { CompactionPreparation } from './prepare-compaction.js';
+import type { PlannedCompaction } from './compaction-job.js';
+import { formatFileOperations } from './file-operations.js';
+import { SummaryRequestTooLargeError } from './fit-summary-request.js';
 import { completeText, type SummaryModelInfo } from './summary-model.js';
 import {
-  INITIAL_SUMMARY_INSTRUCTIONS,
   mergeSplitTurnSummaries,
   NO_PRIOR_HISTORY,
   SUMMARIZATION_SYSTEM_PROMPT,
-  TURN_PREFIX_INSTRUCTIONS,
-  UPDATE_SUMMARY_INSTRUCTIONS,
-  withCustomInstructions,
 } from './summary-prompts.js';
-import { ensureLatestRequest, latestUserRequest } from './verbatim-requests.js';
+import {
+  summaryOutputBudget,
+  summaryRequest,
+  verbatimLimitChars,
+  type SummaryRequest,
+} from './summary-requests.js';
+import { ensureLatestRequest } from './verbatim-requests.js';
+
+export { summaryOutputBudget } from './summary-requests.js';
 
 /*
- * Turns prepared messages into summaries by asking a model, with every request sized to fit it.
+ * Asks a model for summaries. The requests are built beforehand (summary-requests.ts; for a
+ * compaction on a worker thread, compaction-job.ts), each sized to fit the model; here they are
+ * sent, the answers capped to their budget and checked for the user's latest request.
  */
 
 export interface SummarizerOptions {
@@ -35,12 +40,6 @@ export interface SummaryCallOptions {
 
 export interface CompactionSummary extends CompactionResult {
   details: FileOperationsDetails;
-}
-
-/** The output budget of a summary for `model` (see `Summarizer.outputBudget`). */
-export function summaryOutputBudget(model: SummaryModelInfo, wanted: number): number {
-  const { maxOutputTokens, contextWindow } = model;
-  return Math.max(64, Math.min(wanted, maxOutputTokens, Math.floor(contextWindow / 8)));
 }
 
 /**
@@ -70,12 +69,44 @@ export class Summarizer {
 
   /** The longest user request quoted verbatim into a summary: about a sixteenth of the window. */
   get verbatimLimitChars(): number {
-    return Math.max(1000, Math.floor(this.options.model.contextWindow / 4));
+    return verbatimLimitChars(this.options.model);
   }
 
   /**
-   * Asks for one summary of `messages` under `instructions`, fitting the request to the model.
-   * Throws on model errors and `SummaryAbortedError` on abort.
+   * Sends a prepared request and returns the answer, capped to its budget and, when the request
+   * names one, holding the user's latest request. Throws on model errors and
+   * `SummaryAbortedError` on abort.
+   */
+  async answer(prepared: SummaryRequest, opts: SummaryCallOptions = {}): Promise<string> {
+    const request: CompletionRequest = {
+      systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'text', text: prepared.promptText }],
+          timestamp: Date.now(),
+        },
+      ],
+      maxTokens: prepared.maxTokens,
+    };
+    const level = this.options.thinkingLevel;
+    if (prepared.reasoning && this.options.model.reasoning && level && level !== 'off') {
+      request.reasoning = level;
+    }
+    const text = await completeText(this.options.complete, request, opts.signal, prepared.failure);
+    const capped = capSummary(text, prepared.maxTokens);
+    if (prepared.latestRequest === undefined) return capped;
+    return ensureLatestRequest(
+      capped,
+      prepared.latestRequest,
+      this.verbatimLimitChars,
+      ...(prepared.verbatimHeading ? [prepared.verbatimHeading] : []),
+    );
+  }
+
+  /**
+   * Asks for one summary of `messages` under `instructions`, fitting the request to the model
+   * (on this thread: for inputs bounded by the window, such as a branch summary's).
    */
   async summarize(
     messages: readonly AgentMessage[],
@@ -83,105 +114,53 @@ export class Summarizer {
     wantedOutputTokens: number,
     opts: SummaryCallOptions & { previousSummary?: string; reasoning?: boolean; failure: string },
   ): Promise<string> {
-    const maxTokens = this.outputBudget(wantedOutputTokens);
-    const fitted = fitSummaryRequest({
-      messages: convertToLlm(messages),
-      systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
-      instructions,
-      ...(opts.previousSummary ? { previousSummary: opts.previousSummary } : {}),
-      inputBudgetTokens: summaryInputBudget(this.options.model.contextWindow, maxTokens),
-    });
-    const request: CompletionRequest = {
-      systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
-      messages: [
-        {
-          role: 'user',
-          content: [{ type: 'text', text: fitted.promptText }],
-          timestamp: Date.now(),
-        },
-      ],
-      maxTokens,
-    };
-    const level = this.options.thinkingLevel;
-    if (opts.reasoning && this.options.model.reasoning && level && level !== 'off') {
-      request.reasoning = level;
-    }
-    const text = await completeText(this.options.complete, request, opts.signal, opts.failure);
-    return capSummary(text, maxTokens);
-  }
-
-  /** The history summary: initial, or an update of `previousSummary`; custom focus appended. */
-  async summarizeHistory(
-    messages: readonly AgentMessage[],
-    reserveTokens: number,
-    opts: SummaryCallOptions & { customInstructions?: string; previousSummary?: string },
-  ): Promise<string> {
-    const base = opts.previousSummary ? UPDATE_SUMMARY_INSTRUCTIONS : INITIAL_SUMMARY_INSTRUCTIONS;
-    const text = await this.summarize(
+    const prepared = summaryRequest(
+      this.options.model,
       messages,
-      withCustomInstructions(base, opts.customInstructions),
-      Math.floor(0.8 * reserveTokens),
+      instructions,
+      wantedOutputTokens,
       {
-        ...opts,
-        reasoning: true,
-        failure: 'Summarization failed',
+        ...(opts.previousSummary ? { previousSummary: opts.previousSummary } : {}),
+        reasoning: opts.reasoning === true,
+        failure: opts.failure,
       },
     );
-    return ensureLatestRequest(text, latestUserRequest(messages), this.verbatimLimitChars);
-  }
-
-  /** The summary of a split turn's beginning, holding the turn's request word for word. */
-  async summarizeTurnPrefix(
-    messages: readonly AgentMessage[],
-    reserveTokens: number,
-    opts: SummaryCallOptions,
-  ): Promise<string> {
-    const text = await this.summarize(
-      messages,
-      TURN_PREFIX_INSTRUCTIONS,
-      Math.floor(0.5 * reserveTokens),
-      { ...opts, reasoning: true, failure: 'Turn prefix summarization failed' },
-    );
-    return ensureLatestRequest(
-      text,
-      latestUserRequest(messages),
-      this.verbatimLimitChars,
-      '## Original Request (verbatim)',
-    );
+    return this.answer(prepared, opts);
   }
 
   /**
-   * The compaction result for a preparation: history and turn-prefix summaries (in parallel when
-   * the turn is split), merged, with the file lists appended and mirrored in `details`.
+   * The compaction result for a prepared compaction: history and turn-prefix summaries (in
+   * parallel when the turn is split), merged, with the file lists appended and in `details`.
    */
   async compact(
-    preparation: CompactionPreparation,
-    opts: SummaryCallOptions & { customInstructions?: string } = {},
+    prepared: PlannedCompaction,
+    opts: SummaryCallOptions = {},
   ): Promise<CompactionSummary> {
-    const { settings } = preparation;
-    const history = (): Promise<string> =>
-      this.summarizeHistory(preparation.messagesToSummarize, settings.reserveTokens, {
-        ...opts,
-        ...(preparation.previousSummary ? { previousSummary: preparation.previousSummary } : {}),
-      });
+    if (prepared.tooLarge) {
+      throw new SummaryRequestTooLargeError(
+        prepared.tooLarge.neededTokens,
+        prepared.tooLarge.budgetTokens,
+      );
+    }
+    const { history, turnPrefix } = prepared.requests;
     let summary: string;
-    if (preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0) {
+    if (turnPrefix) {
       const [historyText, prefixText] = await Promise.all([
-        preparation.messagesToSummarize.length > 0 || preparation.previousSummary
-          ? history()
-          : Promise.resolve(NO_PRIOR_HISTORY),
-        this.summarizeTurnPrefix(preparation.turnPrefixMessages, settings.reserveTokens, opts),
+        history ? this.answer(history, opts) : Promise.resolve(NO_PRIOR_HISTORY),
+        this.answer(turnPrefix, opts),
       ]);
       summary = mergeSplitTurnSummaries(historyText, prefixText);
+    } else if (history) {
+      summary = await this.answer(history, opts);
     } else {
-      summary = await history();
+      throw new Error('A prepared compaction holds no summary request');
     }
-    const details = computeFileLists(preparation.fileOps);
+    const { details } = prepared;
     summary += formatFileOperations(details.readFiles, details.modifiedFiles);
     return {
       summary,
-      firstKeptEntryId: preparation.firstKeptEntryId,
-      tokensBefore: preparation.tokensBefore,
+      firstKeptEntryId: prepared.firstKeptEntryId,
+      tokensBefore: prepared.tokensBefore,
       details,
     };
   }

@@ -1,9 +1,7 @@
 import type { AgentMessage } from '../../shared/messages.js';
-import type { SessionEntry } from '../../shared/session-entries.js';
 import { CompactionLoopError } from './compaction-errors.js';
 import { sumEstimates, type ContextSizer } from './context-size.js';
-import { CompactionRefusedError, planCompaction } from './session-compaction.js';
-import { summaryOutputBudget } from './summarizer.js';
+import { summaryOutputBudget } from './summary-requests.js';
 import { shouldCompact, type CompactionSettings } from './token-estimates.js';
 
 /*
@@ -40,7 +38,12 @@ export interface ThresholdInput {
   /** Scaled to the window. */
   settings: CompactionSettings;
   sizer: ContextSizer;
-  getBranch(): SessionEntry[];
+  /**
+   * Whether a compaction keeping about `settings.keepRecentTokens` (or, with `cutAtLatest`, as
+   * little as a valid cut allows) has anything to summarise. Plans it off this thread; the plan
+   * is kept for the round that follows.
+   */
+  canPlan(settings: CompactionSettings, cutAtLatest: boolean): Promise<boolean>;
   /**
    * Runs one compaction keeping about `keepRecentTokens` (or, with `cutAtLatest`, as little as a
    * valid cut allows) and returns the rebuilt context, or undefined when it failed or was aborted
@@ -60,39 +63,25 @@ export async function applyThreshold(input: ThresholdInput): Promise<AgentMessag
   let current = input.messages;
   let keep = effectiveKeepRecent(settings, input.model, sizer.overhead);
   for (let round = 0; round < MAX_THRESHOLD_ROUNDS; round++) {
-    const tokens = sizer.contextTokens(current);
+    const tokens = await sizer.contextTokens(current);
     if (!shouldCompact(tokens, window, settings)) return current;
     const roundSettings = { ...settings, keepRecentTokens: keep };
     let cutAtLatest = false;
-    if (!canPlan(input.getBranch(), roundSettings, false)) {
+    if (!(await input.canPlan(roundSettings, false))) {
       // pi's cut keeps everything (the newest messages alone exceed the kept budget). When the
       // request still fits the window the call goes ahead; otherwise the last-resort cut.
       const fitsWindow = tokens <= window - Math.floor(settings.reserveTokens / 4);
-      if (fitsWindow || !canPlan(input.getBranch(), roundSettings, true)) return current;
+      if (fitsWindow || !(await input.canPlan(roundSettings, true))) return current;
       cutAtLatest = true;
     }
     // Measured before compacting: the session may rebuild `current` in place.
-    const before = sumEstimates(current);
+    const before = await sumEstimates(current);
     const rebuilt = await input.compactRound(keep, cutAtLatest);
     if (!rebuilt) return current;
-    const after = sumEstimates(rebuilt);
+    const after = await sumEstimates(rebuilt);
     if (after >= before) throw new CompactionLoopError(before, after);
     current = rebuilt;
     keep = Math.max(1, Math.floor(keep / 2));
   }
   return current;
-}
-
-function canPlan(
-  path: SessionEntry[],
-  settings: CompactionSettings,
-  cutAtLatest: boolean,
-): boolean {
-  try {
-    planCompaction(path, settings, 'threshold', { cutAtLatest });
-    return true;
-  } catch (error) {
-    if (error instanceof CompactionRefusedError) return false;
-    throw error;
-  }
 }

@@ -52,6 +52,8 @@ export async function openCompactionHarness(opts: {
   workspaceSettings?: unknown;
   /** Writes history into the session file before the session opens it. */
   seed?: (store: SessionStore) => void;
+  /** Writes a whole session file (JSONL) into `dir`, returning its path, to open instead. */
+  sessionFile?: (dir: string, cwd: string) => string;
 }): Promise<CompactionHarness> {
   const demo = await startDemoModel({
     port: 0,
@@ -97,7 +99,14 @@ export async function openCompactionHarness(opts: {
       yield next.value;
     }
   };
-  const store = SessionStore.create({ cwd: workspace, sessionDir: path.join(root, 'sessions') });
+  const sessionDir = path.join(root, 'sessions');
+  let store: SessionStore;
+  if (opts.sessionFile) {
+    fs.mkdirSync(sessionDir);
+    store = SessionStore.open(opts.sessionFile(sessionDir, workspace));
+  } else {
+    store = SessionStore.create({ cwd: workspace, sessionDir });
+  }
   opts.seed?.(store);
   const { compactor, contextSteps } = createArborCompaction(opts.settings);
   const session = await createAgentSession({
