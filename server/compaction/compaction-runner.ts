@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntryBeside, type WorkerEntry } from '../runtime/worker-entry.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { CompactionJobParams, CompactionJobResult } from './compaction-job.js';
 import { LoopSlices } from './loop-slices.js';
@@ -33,11 +31,6 @@ const PIECE_CHARS = 128 * 1024;
 const MAX_IDLE_WORKERS = 1;
 const IDLE_WORKER_MS = 30_000;
 
-interface WorkerEntry {
-  script: URL | string;
-  eval: boolean;
-}
-
 let entry: WorkerEntry | undefined;
 let nextJobId = 1;
 const idle = new Map<Worker, NodeJS.Timeout>();
@@ -51,26 +44,6 @@ export function compactionWorkerStats(): Readonly<typeof stats> & { idle: number
   return { ...stats, idle: idle.size };
 }
 
-/**
- * The worker script beside this module: `compaction-worker.js` in the build (dist/); from source
- * (tsx, vitest) `compaction-worker.ts` loaded through tsx's require hook, as grep's worker is.
- */
-function workerEntry(): WorkerEntry {
-  if (entry) return entry;
-  const compiled = new URL('./compaction-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(compiled))) {
-    entry = { script: compiled, eval: false };
-  } else {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-    const source = fileURLToPath(new URL('./compaction-worker.ts', import.meta.url));
-    entry = {
-      script: `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`,
-      eval: true,
-    };
-  }
-  return entry;
-}
-
 function takeWorker(): Worker {
   for (const [waiting, timer] of idle) {
     clearTimeout(timer);
@@ -78,7 +51,10 @@ function takeWorker(): Worker {
     waiting.ref();
     return waiting;
   }
-  const { script, eval: evaluate } = workerEntry();
+  const { script, eval: evaluate } = (entry ??= workerEntryBeside(
+    import.meta.url,
+    'compaction-worker',
+  ));
   // No inherited node flags: some (e.g. --input-type) are refused by worker threads.
   const worker = new Worker(script, { eval: evaluate, execArgv: [] });
   stats.started++;

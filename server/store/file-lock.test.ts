@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LEASE_MS, SessionLockedError, withFileLockSync } from './file-lock.js';
-import { selfIdentity, startTimeOf } from './process-identity.js';
+import { selfIdentity, startTimeOf } from '../runtime/process-identity.js';
 import { SessionStore } from './session-store.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 import { userMessage } from './test-support/messages.js';

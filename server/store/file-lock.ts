@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { selfIdentity, startTimeOf } from './process-identity.js';
+import { isAlive, selfIdentity, startTimeOf } from '../runtime/process-identity.js';
 import { lockFileFor } from './session-paths.js';
 
 /*
@@ -66,15 +66,6 @@ export interface LockHolder {
   state: 'alive' | 'lease';
   /** When its lease runs out (ms since the epoch). */
   leaseEndsAt: number;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function parseOwner(text: string | undefined): LockOwner | undefined {

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntryBeside, type WorkerEntry } from '../runtime/worker-entry.js';
 import type { GrepHits, GrepJob, GrepSummary } from './grep-search.js';
 
 /*
@@ -54,12 +52,6 @@ export interface GrepRun extends GrepSummary {
   matches: number;
 }
 
-interface WorkerEntry {
-  /** A script file, or source code to evaluate. */
-  script: URL | string;
-  eval: boolean;
-}
-
 let entry: WorkerEntry | undefined;
 let nextJobId = 1;
 
@@ -81,7 +73,7 @@ export function grepWorkerCounts(): { idle: number; started: number } {
 }
 
 function startWorker(): Worker {
-  const { script, eval: evaluate } = workerEntry();
+  const { script, eval: evaluate } = (entry ??= workerEntryBeside(import.meta.url, 'grep-worker'));
   // No inherited node flags: some (e.g. --input-type) are refused by worker threads.
   const worker = new Worker(script, { eval: evaluate, execArgv: [], trackUnmanagedFds: true });
   started++;
@@ -123,27 +115,6 @@ function returnWorker(worker: Worker): void {
   }, IDLE_WORKER_MS);
   timer.unref();
   idle.set(worker, timer);
-}
-
-/**
- * The worker script beside this module: `grep-worker.js` when running the build (dist/); when
- * running from source (tsx, vitest) there is only `grep-worker.ts`, which a small bootstrap loads
- * through tsx's require hook (node 20 does not apply `--import` loaders to a worker's entry).
- */
-function workerEntry(): WorkerEntry {
-  if (entry) return entry;
-  const compiled = new URL('./grep-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(compiled))) {
-    entry = { script: compiled, eval: false };
-  } else {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
-    const source = fileURLToPath(new URL('./grep-worker.ts', import.meta.url));
-    entry = {
-      script: `require(${JSON.stringify(tsx)}).require(${JSON.stringify(source)}, ${JSON.stringify(source)});`,
-      eval: true,
-    };
-  }
-  return entry;
 }
 
 function isWorkerMessage(value: unknown): value is GrepWorkerMessage {

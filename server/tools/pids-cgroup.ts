@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../runtime/process-identity.js';
 
 /*
  * A process limit that holds for root. RLIMIT_NPROC bounds a sandbox run by any other user, but
@@ -97,15 +98,6 @@ let parent: string | null | undefined;
 /** Cgroups of this process not yet removed, tried once more at exit. */
 const outstanding = new Set<string>();
 let swept = false;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes empty cgroups left by servers that exited before theirs had emptied. */
 function sweepStale(dir: string): void {

@@ -56,3 +56,13 @@ export function selfIdentity(): ProcessIdentity {
   }
   return self;
 }
+
+/** True when a process with this pid exists in this PID namespace (EPERM: it exists, not ours). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
