@@ -115,8 +115,12 @@ describe('parseServeFlags', () => {
 
 describe('proxy and socket settings', () => {
   function withFile(json: object, env: Record<string, string> = {}) {
-    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(json));
-    return loadConfig({ env: { ARBOR_DATA_DIR: dir, ...env }, cwd: dir });
+    const data = path.join(dir, 'data');
+    const cwd = path.join(dir, 'project');
+    fs.mkdirSync(data, { recursive: true });
+    fs.mkdirSync(cwd, { recursive: true });
+    fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify(json));
+    return loadConfig({ env: { ARBOR_DATA_DIR: data, ...env }, cwd });
   }
 
   it('trusts no proxy, waits 10 s for a request head and holds 1000 connections by default', () => {

@@ -152,6 +152,10 @@ describe('bash without user namespaces', () => {
       '/proc',
       '--tmpfs',
       '/tmp',
+      // The checkout may itself lie under /tmp (a CI clone): keep the tool's code reachable.
+      '--ro-bind',
+      process.cwd(),
+      process.cwd(),
       '--bind',
       workspace,
       workspace,
