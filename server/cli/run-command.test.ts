@@ -108,12 +108,14 @@ describe('arbor run', () => {
     const noPrompt = await arbor(['run', '--workspace', root]);
     expect(noPrompt.code).toBe(2);
     expect(noPrompt.stderr).toMatch(/a prompt is required/);
+    const project = path.join(root, 'project');
+    fs.mkdirSync(project, { recursive: true });
     const badModel = await arbor([
       'run',
       '--data',
       path.join(root, 'd2'),
       '--workspace',
-      root,
+      project,
       '--model',
       'nope',
       'hi',
@@ -122,5 +124,14 @@ describe('arbor run', () => {
     expect(badModel.stderr).toMatch(/unknown model "nope"/);
     // Nothing was written for a run that could not start.
     expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
+  });
+
+  it('refuses a data folder the workspace holds, before anything runs', async () => {
+    const data = path.join(root, 'ws-with-data', '.arbor');
+    fs.mkdirSync(path.dirname(data), { recursive: true });
+    const refused = await arbor(['run', '--data', data, '--workspace', path.dirname(data), 'hi']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is inside the workspace/);
+    expect(fs.existsSync(data)).toBe(false);
   });
 });

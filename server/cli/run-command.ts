@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAgentSession } from '../agent/create-agent-session.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
+import { checkDataDirApart, realPathOf } from '../config/workspaces.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
@@ -57,6 +58,16 @@ export async function runRun(args: string[]): Promise<number> {
   const workspace = path.resolve(parsed.values.workspace ?? process.cwd());
   if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
     process.stderr.write(`arbor run: workspace "${workspace}" is not a directory\n`);
+    return 2;
+  }
+  try {
+    checkDataDirApart(
+      dataDir,
+      parsed.values.data !== undefined ? '--data' : 'ARBOR_DATA_DIR or ~/.arbor',
+      [{ path: realPathOf(workspace) }],
+    );
+  } catch (error) {
+    process.stderr.write(`arbor run: ${(error as Error).message}\n`);
     return 2;
   }
 

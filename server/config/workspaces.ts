@@ -88,7 +88,7 @@ function isWithin(inner: string, outer: string): boolean {
 export function checkDataDirApart(
   dataDir: string,
   dataSource: string,
-  workspaces: Workspace[],
+  workspaces: Pick<Workspace, 'path'>[],
 ): void {
   const data = realPathOf(dataDir);
   const shown = data === path.resolve(dataDir) ? dataDir : `${dataDir} (really ${data})`;
