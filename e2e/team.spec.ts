@@ -56,3 +56,28 @@ test('team mode: log in with a token; a viewer sees a session but cannot prompt'
   // Login failures answer 401, which the browser reports on its own console: that one is expected.
   expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);
 });
+
+test('a role changed while the page is open takes effect on the page without a reload', async ({
+  browser,
+  team,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(team.server.url);
+  await page.getByRole('textbox', { name: 'Token' }).fill(team.viewer);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('button', { name: 'New session' })).toBeDisabled();
+
+  // The operator makes vic a member by editing the users file, as `arbor user` writes it.
+  const usersFile = `${team.server.dataDir}/users.json`;
+  const users = JSON.parse(fs.readFileSync(usersFile, 'utf8')) as {
+    users: { name: string; role: string }[];
+  };
+  for (const user of users.users) if (user.name === 'vic') user.role = 'member';
+  fs.writeFileSync(`${usersFile}.new`, JSON.stringify(users, null, 2));
+  fs.renameSync(`${usersFile}.new`, usersFile);
+
+  await expect(page.getByRole('button', { name: 'New session' })).toBeEnabled();
+  await expect(editor(page)).toBeEnabled();
+  await context.close();
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Me } from '../../../shared/protocol';
 import { getMe, HttpFailure } from '../api/rest';
 import { Workbench } from './Workbench';
@@ -12,6 +12,7 @@ const LoginPage = lazy(() =>
 export function App() {
   const [me, setMe] = useState<Me | 'login' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const onLoggedOut = useCallback(() => setMe('login'), []);
 
   useEffect(() => {
     getMe()
@@ -29,5 +30,5 @@ export function App() {
       </Suspense>
     );
   if (me === null) return <main className="splash">{problem ?? 'Loading Arbor…'}</main>;
-  return <Workbench me={me} onLoggedOut={() => setMe('login')} />;
+  return <Workbench me={me} onLoggedOut={onLoggedOut} onMe={setMe} />;
 }

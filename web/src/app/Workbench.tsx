@@ -47,7 +47,16 @@ function editorContentOf(
 }
 
 /** The page once the user is known: sessions | chat | tree, all driven by one socket. */
-export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) {
+export function Workbench({
+  me,
+  onLoggedOut,
+  onMe,
+}: {
+  me: Me;
+  onLoggedOut(): void;
+  /** Who the server says the user is now (a role changed while the page was open). */
+  onMe(me: Me): void;
+}) {
   const [socket] = useState(() => new ArborSocket({ url: defaultSocketUrl(window.location) }));
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const [workspaces, setWorkspaces] = useState<WorkspaceInfo[]>([]);
@@ -59,6 +68,8 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
   const [panel, setPanel] = useState<Panel>('chat');
   const { notices: pageNotices, report } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
+  const meRef = useRef(me);
+  meRef.current = me;
 
   useEffect(() => {
     // Big sessions lay their graph out in a worker: start it while the session loads.
@@ -66,6 +77,11 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
     const offStatus = socket.onStatus((next) => {
       setStatus(next);
       if (next === 'unauthorized') onLoggedOut();
+      // The server closes a socket whose user's role changed; the page reconnects and is told the
+      // new role in the welcome, which every check on the page then uses.
+      const user = next === 'open' ? socket.welcome?.user : undefined;
+      if (user && (user.role !== meRef.current.user.role || user.name !== meRef.current.user.name))
+        onMe({ ...meRef.current, user });
     });
     const offProblem = socket.onProblem(report);
     socket.start();
@@ -74,7 +90,7 @@ export function Workbench({ me, onLoggedOut }: { me: Me; onLoggedOut(): void }) 
       offProblem();
       socket.stop();
     };
-  }, [socket, onLoggedOut, report]);
+  }, [socket, onLoggedOut, onMe, report]);
 
   const open = useCallback((id: string) => {
     setSessionId(id);
