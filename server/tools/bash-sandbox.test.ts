@@ -61,6 +61,29 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(fs.readFileSync('/proc/self/mountinfo', 'utf8')).toBe(hostMounts);
   }, 60_000);
 
+  it("cannot change the host kernel's settings in /proc/sys", async () => {
+    // As real root the sandbox's uid 0 is the host's, and sysctl files check the uid, not a
+    // capability: a core_pattern of "|/workspace/x" runs x as root on the host at the next crash.
+    // The attack writes the value back unchanged, so a failure here changes nothing.
+    const workspace = makeWorkspace(who);
+    const before = fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed' },
+      command: [
+        'v=$(cat /proc/sys/kernel/core_pattern)',
+        'printf "%s\\n" "$v" 2>/dev/null > /proc/sys/kernel/core_pattern; echo core_pattern=$?',
+        'echo writable=$(find /proc/sys -type f -writable 2>/dev/null | wc -l)',
+        'echo readable=$(cat /proc/sys/kernel/ostype)',
+      ].join('; '),
+    });
+    expect(result.text).toMatch(/core_pattern=[1-9]/);
+    expect(result.text).toContain('writable=0');
+    // Still readable: programs read their settings there.
+    expect(result.text).toContain('readable=Linux');
+    expect(fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8')).toBe(before);
+  }, 60_000);
+
   it('cannot see the data folder, other workspaces, the home folder or server secrets', async () => {
     const home = path.join(base, 'home');
     const workspace = makeWorkspace(who, path.join(home, 'projects', 'ws'));

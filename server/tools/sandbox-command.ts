@@ -9,7 +9,7 @@ import path from 'node:path';
  *   further user namespaces (`--disable-userns`): root inside cannot remount, unmount or mount
  *   anything, so the read-only view of the host stays read-only;
  * - the host read-only, the workspace writable, /tmp and /dev/shm private and bounded, /dev
- *   read-only; the data folder, the other workspaces and the server user's home replaced by empty
+ *   read-only, and so are the kernel's settings (/proc/sys); the data folder, the other workspaces and the server user's home replaced by empty
  *   read-only directories (the workspace stays reachable when it lies inside one of them);
  * - its own PID, IPC, UTS (and, unless allowed, network) namespaces, killed with its parent;
  * - hard resource limits set inside the sandbox before the command starts, which the command
@@ -114,6 +114,12 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
     '/dev/shm',
     '--proc',
     '/proc',
+    // bwrap covers /proc/sys only when it finds the directory writable, which a sysctl directory
+    // never is; its files still are to the host's uid 0. As root the sandbox's uid 0 is the host's,
+    // and writing kernel.core_pattern would run a program of the command's as root on the host.
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
     '--size',
     String(limits.tmpBytes),
     '--tmpfs',
