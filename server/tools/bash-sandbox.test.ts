@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -82,6 +83,31 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     // Still readable: programs read their settings there.
     expect(result.text).toContain('readable=Linux');
     expect(fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8')).toBe(before);
+  }, 60_000);
+
+  it("cannot reach a host service through its Unix socket, and the command's own pipes work", async () => {
+    // A read-only mount does not stop connect(), and as root the sandbox passes the socket's
+    // permission check: /run/docker.sock or systemd's would be root on the host.
+    const workspace = makeWorkspace(who);
+    const socketPath = path.join(base, 'service.sock');
+    const server = net.createServer((socket) => socket.end('host-service-secret\n'));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    fs.chmodSync(socketPath, 0o666);
+    const connect = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => console.log("connect=" + e.code))`;
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed' },
+      command: [
+        `node -e '${connect}'`,
+        `curl -s --max-time 5 --unix-socket ${socketPath} http://service/ 2>&1; echo curl=$?`,
+        `node -e 'require("child_process").execFile("echo", ["pipe-ok"], (e, out) => process.stdout.write(out))'`,
+      ].join('; '),
+    });
+    expect(result.text).not.toContain('host-service-secret');
+    expect(result.text).toContain('connect=EPERM');
+    expect(result.text).toMatch(/curl=[1-9]/);
+    expect(result.text).toContain('pipe-ok');
   }, 60_000);
 
   it('cannot see the data folder, other workspaces, the home folder or server secrets', async () => {

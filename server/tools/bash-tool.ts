@@ -14,6 +14,7 @@ import {
   type SandboxLimits,
 } from './sandbox-command.js';
 import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
+import { unixSocketFilter } from './sandbox-seccomp.js';
 import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
 import { defineTool } from './tool-args.js';
 import {
@@ -92,7 +93,12 @@ interface Launch {
   args: string[];
   /** Holds the command's processes when the server runs as root; removed after the command. */
   cgroup?: PidsCgroup;
+  /** The seccomp filter, written to the child's descriptor 3 for bwrap to read. */
+  seccomp?: Buffer;
 }
+
+/** The descriptor bwrap reads the seccomp filter from. */
+const SECCOMP_FD = 3;
 
 /** Root is exempt from RLIMIT_NPROC; only a pids cgroup bounds its processes. */
 const runsAsRoot = () => process.getuid?.() === 0;
@@ -145,6 +151,7 @@ class BashRunner {
       ...(this.options.dataDir !== undefined ? { dataDir: this.options.dataDir } : {}),
       ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
     });
+    const seccomp = unixSocketFilter();
     const args = sandboxArgs(
       {
         workspace: this.workspace,
@@ -152,16 +159,18 @@ class BashRunner {
         readOnly: logDir !== undefined ? [logDir] : [],
         network: this.options.network ?? false,
         limits: this.limits,
+        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
       },
       command,
     );
     const cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
-    if (!cgroup) return { file: bwrap, args };
+    if (!cgroup) return { file: bwrap, args, ...(seccomp ? { seccomp } : {}) };
     // The shell joins the cgroup, then becomes bwrap: every process of the command starts inside.
     return {
       file: '/bin/sh',
       args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
       cgroup,
+      ...(seccomp ? { seccomp } : {}),
     };
   }
 }
@@ -209,7 +218,7 @@ async function runCommand(
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
   if (signal.aborted) throw new Error('Command aborted');
-  const { file, args, cgroup } = await runner.launch(command);
+  const { file, args, cgroup, seccomp } = await runner.launch(command);
   const timeouts = runner.options.timeouts;
   const timeoutSecs = Math.min(
     requestedTimeout ?? timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS,
@@ -230,8 +239,14 @@ async function runCommand(
       cwd: runner.workspace,
       env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: seccomp ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     });
+    // bwrap reads the filter to its end before it starts the command.
+    if (seccomp) {
+      const filterPipe = child.stdio[SECCOMP_FD] as stream.Writable;
+      filterPipe.on('error', () => undefined);
+      filterPipe.end(seccomp);
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     let lines = 0;
@@ -296,8 +311,8 @@ async function runCommand(
           onUpdate({ content: [{ type: 'text', text: snapshot().text }], details: {} });
         }, UPDATE_INTERVAL_MS);
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
 
     const onAbort = () => {
       ended ??= 'aborted';

@@ -12,6 +12,8 @@ import path from 'node:path';
  *   read-only, and so are the kernel's settings (/proc/sys); the data folder, the other workspaces and the server user's home replaced by empty
  *   read-only directories (the workspace stays reachable when it lies inside one of them);
  * - its own PID, IPC, UTS (and, unless allowed, network) namespaces, killed with its parent;
+ * - no Unix-domain socket and no io_uring (sandbox-seccomp.ts): a host service's socket is
+ *   reachable through a read-only mount, and as root its permission check passes;
  * - hard resource limits set inside the sandbox before the command starts, which the command
  *   cannot raise without CAP_SYS_RESOURCE.
  */
@@ -59,6 +61,8 @@ export interface SandboxSpec {
   readOnly: string[];
   network: boolean;
   limits: SandboxLimits;
+  /** A descriptor the seccomp filter can be read from (sandbox-seccomp.ts), if there is one. */
+  seccompFd?: number;
 }
 
 function depth(p: string): number {
@@ -146,6 +150,7 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
   // Not recursive: what was bound inside a hidden folder keeps its own mode.
   for (const p of hide) args.push('--remount-ro', p);
   args.push('--remount-ro', '/dev');
+  if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));
   args.push(
     '--chdir',
     workspace,
