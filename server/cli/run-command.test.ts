@@ -108,12 +108,14 @@ describe('arbor run', () => {
     const noPrompt = await arbor(['run', '--workspace', root]);
     expect(noPrompt.code).toBe(2);
     expect(noPrompt.stderr).toMatch(/a prompt is required/);
+    const badModelWorkspace = path.join(root, 'ws-bad-model');
+    fs.mkdirSync(badModelWorkspace);
     const badModel = await arbor([
       'run',
       '--data',
       path.join(root, 'd2'),
       '--workspace',
-      root,
+      badModelWorkspace,
       '--model',
       'nope',
       'hi',
@@ -122,5 +124,28 @@ describe('arbor run', () => {
     expect(badModel.stderr).toMatch(/unknown model "nope"/);
     // Nothing was written for a run that could not start.
     expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
+  });
+
+  it("refuses a data folder inside the workspace, before the model's tools can edit users.json", async () => {
+    const workspace = path.join(root, 'ws-with-data');
+    const data = path.join(workspace, '.arbor');
+    fs.mkdirSync(data, { recursive: true });
+    const users = '{"version":1,"users":[]}\n';
+    fs.writeFileSync(path.join(data, 'users.json'), users);
+    const edit = JSON.stringify({ path: '.arbor/users.json', content: '{"mallory":"admin"}' });
+    const result = await arbor([
+      'run',
+      '--data',
+      data,
+      '--workspace',
+      workspace,
+      `/tool write ${edit}`,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `arbor run: The data folder ${data} (from --data) is inside the workspace ${workspace}.`,
+    );
+    expect(fs.readFileSync(path.join(data, 'users.json'), 'utf8')).toBe(users);
+    expect(fs.existsSync(path.join(data, 'sessions'))).toBe(false);
   });
 });

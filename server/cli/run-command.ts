@@ -8,6 +8,7 @@ import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { findOnPath } from '../tools/bash-tool.js';
+import { checkDataDirApart, resolveWorkspaces } from '../config/workspaces.js';
 
 /*
  * `arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
@@ -57,6 +58,21 @@ export async function runRun(args: string[]): Promise<number> {
   const workspace = path.resolve(parsed.values.workspace ?? process.cwd());
   if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
     process.stderr.write(`arbor run: workspace "${workspace}" is not a directory\n`);
+    return 2;
+  }
+  // The model drives the file tools, not the person at the terminal: a data folder they reach
+  // (the default ~/.arbor when run in the home folder) gives it the API keys in models.json and
+  // lets it rewrite the users a server on that folder trusts.
+  try {
+    const dataSource =
+      parsed.values.data !== undefined
+        ? '--data'
+        : process.env.ARBOR_DATA_DIR !== undefined
+          ? 'ARBOR_DATA_DIR'
+          : 'the default';
+    checkDataDirApart(dataDir, dataSource, resolveWorkspaces([workspace], '/', '--workspace'));
+  } catch (error) {
+    process.stderr.write(`arbor run: ${(error as Error).message}\n`);
     return 2;
   }
 
