@@ -15,6 +15,7 @@ import {
 } from './sandbox-command.js';
 import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
 import { unixSocketFilter } from './sandbox-seccomp.js';
+import { openWorkspaceRoot } from './workspace-path.js';
 import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
 import { defineTool } from './tool-args.js';
 import {
@@ -95,10 +96,13 @@ interface Launch {
   cgroup?: PidsCgroup;
   /** The seccomp filter, written to the child's descriptor 3 for bwrap to read. */
   seccomp?: Buffer;
+  /** The workspace, opened and checked; the child's descriptor 4; closed here once it started. */
+  workspaceFd?: number;
 }
 
-/** The descriptor bwrap reads the seccomp filter from. */
+/** The descriptors bwrap reads the seccomp filter from and binds the workspace from. */
 const SECCOMP_FD = 3;
+const WORKSPACE_FD = 4;
 
 /** Root is exempt from RLIMIT_NPROC; only a pids cgroup bounds its processes. */
 const runsAsRoot = () => process.getuid?.() === 0;
@@ -160,17 +164,26 @@ class BashRunner {
         network: this.options.network ?? false,
         limits: this.limits,
         ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+        workspaceFd: WORKSPACE_FD,
       },
       command,
     );
-    const cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
-    if (!cgroup) return { file: bwrap, args, ...(seccomp ? { seccomp } : {}) };
+    const workspaceFd = openWorkspaceRoot(this.workspace);
+    let cgroup: PidsCgroup | undefined;
+    try {
+      cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
+    } catch (error) {
+      fs.closeSync(workspaceFd);
+      throw error;
+    }
+    const extra = { workspaceFd, ...(seccomp ? { seccomp } : {}) };
+    if (!cgroup) return { file: bwrap, args, ...extra };
     // The shell joins the cgroup, then becomes bwrap: every process of the command starts inside.
     return {
       file: '/bin/sh',
       args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
       cgroup,
-      ...(seccomp ? { seccomp } : {}),
+      ...extra,
     };
   }
 }
@@ -218,7 +231,10 @@ async function runCommand(
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
   if (signal.aborted) throw new Error('Command aborted');
-  const { file, args, cgroup, seccomp } = await runner.launch(command);
+  const { file, args, cgroup, seccomp, workspaceFd } = await runner.launch(command);
+  const closeWorkspaceFd = () => {
+    if (workspaceFd !== undefined) fs.closeSync(workspaceFd);
+  };
   const timeouts = runner.options.timeouts;
   const timeoutSecs = Math.min(
     requestedTimeout ?? timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS,
@@ -227,6 +243,7 @@ async function runCommand(
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       cgroup?.remove();
+      closeWorkspaceFd();
       reject(new Error('Command aborted'));
       return;
     }
@@ -235,12 +252,21 @@ async function runCommand(
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
-    const child = spawn(file, args, {
-      cwd: runner.workspace,
-      env,
-      detached: true,
-      stdio: seccomp ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-    });
+    let child;
+    try {
+      child = spawn(file, args, {
+        cwd: runner.workspace,
+        env,
+        detached: true,
+        stdio:
+          workspaceFd === undefined
+            ? ['ignore', 'pipe', 'pipe']
+            : ['ignore', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore', workspaceFd],
+      });
+    } finally {
+      // The child has its own copy now.
+      closeWorkspaceFd();
+    }
     // bwrap reads the filter to its end before it starts the command.
     if (seccomp) {
       const filterPipe = child.stdio[SECCOMP_FD] as stream.Writable;

@@ -63,6 +63,11 @@ export interface SandboxSpec {
   limits: SandboxLimits;
   /** A descriptor the seccomp filter can be read from (sandbox-seccomp.ts), if there is one. */
   seccompFd?: number;
+  /**
+   * A descriptor of the workspace, opened and checked by the server: bound instead of the path,
+   * so a folder above it swapped for a link in the meantime cannot redirect the bind.
+   */
+  workspaceFd?: number;
 }
 
 function depth(p: string): number {
@@ -143,7 +148,9 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
     { path: workspace, bind: true },
   ].sort((a, b) => depth(a.path) - depth(b.path) || Number(a.bind) - Number(b.bind));
   for (const mount of mounts) {
-    if (mount.bind) args.push('--bind', mount.path, mount.path);
+    if (mount.bind && spec.workspaceFd !== undefined)
+      args.push('--bind-fd', String(spec.workspaceFd), mount.path);
+    else if (mount.bind) args.push('--bind', mount.path, mount.path);
     else args.push('--size', String(HIDDEN_TMPFS_BYTES), '--tmpfs', mount.path);
   }
   for (const p of spec.readOnly) args.push('--ro-bind', p, p);
