@@ -110,6 +110,28 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(result.text).toContain('pipe-ok');
   }, 60_000);
 
+  it('cannot write outside through a descriptor the server inherited', async () => {
+    // A server started with an open descriptor (a wrapper's `exec 30<dir`, a supervisor's log)
+    // hands it to every child that Node spawns; through /proc/self/fd/30 a command would write
+    // the host's folder, mounts or not.
+    const workspace = makeWorkspace(who);
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.chmodSync(outside, 0o777);
+    const result = await bashAs(
+      who,
+      {
+        workspace,
+        options: { mode: 'sandboxed' },
+        command: 'touch /proc/self/fd/30/escaped 2>/dev/null; echo touch=$?',
+      },
+      {},
+      ['/bin/bash', '-c', 'exec 30<"$0"; exec "$@"', outside],
+    );
+    expect(result.text).toMatch(/touch=[1-9]/);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  }, 60_000);
+
   it('cannot see the data folder, other workspaces, the home folder or server secrets', async () => {
     const home = path.join(base, 'home');
     const workspace = makeWorkspace(who, path.join(home, 'projects', 'ws'));

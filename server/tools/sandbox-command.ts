@@ -83,7 +83,8 @@ export function isWithin(inner: string, outer: string): boolean {
 /**
  * Sets each limit as soft and hard limit, or keeps a lower hard limit the server already has (a
  * process may lower its hard limits but never raise them). Run by bash inside the sandbox, so the
- * process count is that of the sandbox's own user namespace, not of the whole server user.
+ * process count is that of the sandbox's own user namespace, not of the whole server user. Then
+ * closes every descriptor but 0, 1 and 2, and runs the command.
  */
 export function limitsPrelude(limits: SandboxLimits): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
@@ -93,6 +94,10 @@ export function limitsPrelude(limits: SandboxLimits): string {
     'else ulimit -H -S "$1" "$2"; fi; }',
     `arbor_limit -u ${Math.floor(limits.processes)} && arbor_limit -v ${kib(limits.memoryBytes)} && arbor_limit -f ${kib(limits.fileBytes)} || { echo "arbor: the sandbox limits could not be set" >&2; exit 126; }`,
     'unset -f arbor_limit',
+    // Descriptors the server inherited (a wrapper's `exec 30<dir`, a supervisor's log) reach every
+    // child Node spawns; one of a host folder would let the command write there through
+    // /proc/self/fd/N, mounts or not. Only stdin, stdout and stderr go on.
+    'for arbor_fd in /proc/self/fd/*; do arbor_fd=${arbor_fd##*/}; if [ "$arbor_fd" -gt 2 ]; then eval "exec $arbor_fd<&-"; fi; done; unset arbor_fd',
     'exec /bin/bash -c "$1"',
   ].join('; ');
 }
