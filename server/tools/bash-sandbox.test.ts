@@ -14,6 +14,12 @@ import { bashAs, giveTo, identities, type Identity } from './test-support/bash-a
 
 let base: string;
 
+/** add_key and keyctl, for the keyring attack. */
+const KEY_SYSCALLS: Record<string, { addKey: number; keyctl: number }> = {
+  x64: { addKey: 248, keyctl: 250 },
+  arm64: { addKey: 217, keyctl: 219 },
+};
+
 /** Outside /tmp: the sandbox's /tmp is its own, so files under the host's would hide anyway. */
 const persistentTmp = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
 
@@ -108,6 +114,36 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(result.text).toContain('connect=EPERM');
     expect(result.text).toMatch(/curl=[1-9]/);
     expect(result.text).toContain('pipe-ok');
+  }, 60_000);
+
+  it("cannot read a key in the server's kernel keyring", async () => {
+    // Keyrings are not namespaced: the command inherits the server's session keyring.
+    const calls = KEY_SYSCALLS[process.arch];
+    expect(calls, `add_key and keyctl numbers for ${process.arch}`).toBeDefined();
+    const workspace = makeWorkspace(who);
+    fs.writeFileSync(
+      path.join(workspace, 'readkey.pl'),
+      [
+        'open(my $f, "<", "/proc/keys"); my $id = 0;',
+        'while (<$f>) { $id = hex((split)[0]) if /arbor-probe/; }',
+        `my $buf = "\0" x 64; my $n = syscall(${calls!.keyctl}, 11, $id, $buf, 64);`,
+        'print "read=", ($n > 0 ? substr($buf, 0, $n) : "failed"), "\n";',
+      ].join('\n'),
+    );
+    giveTo(who, workspace);
+    const addKey = [
+      'my ($t, $d, $v) = ("user", "arbor-probe", "keyring-secret-value");',
+      `syscall(${calls!.addKey}, $t, $d, $v, length($v), -3) > 0 or die "add_key: $!";`,
+      'exec @ARGV or die "exec: $!";',
+    ].join(' ');
+    const result = await bashAs(
+      who,
+      { workspace, options: { mode: 'sandboxed' }, command: 'perl readkey.pl' },
+      {},
+      ['perl', '-e', addKey],
+    );
+    expect(result.text).toContain('read=failed');
+    expect(result.text).not.toContain('keyring-secret-value');
   }, 60_000);
 
   it('cannot write outside through a descriptor the server inherited', async () => {

@@ -1,6 +1,7 @@
 /*
  * The seccomp filter bwrap applies to sandboxed bash (`--seccomp FD`): no Unix-domain socket can be
- * made, and no io_uring (whose requests can make sockets past seccomp). Everything else is allowed.
+ * made, no io_uring (whose requests can make sockets past seccomp), and no kernel keyring call
+ * (add_key, request_key, keyctl). Everything else is allowed.
  *
  * Why: a read-only bind mount does not stop `connect()` on a Unix socket, and the network
  * namespace covers only abstract ones. Sockets on the host's file system (Docker's, systemd's,
@@ -8,6 +9,10 @@
  * passed their permission checks: `curl --unix-socket /run/docker.sock` would be root on the host.
  * `socketpair()` still works (it reaches nothing outside), so pipes between the command's own
  * processes do too. A command that serves or uses a Unix socket of its own fails with EPERM.
+ *
+ * Keyrings are not namespaced: the command inherited the server's session keyring, and read the
+ * keys in it (a Kerberos ticket, an ecryptfs passphrase, whatever the login put there). Docker's
+ * default profile refuses these calls for the same reason.
  *
  * A classic BPF program over `struct seccomp_data` (nr at 0, arch at 4, args[0] at 16), built by
  * hand: Node has no binding for libseccomp, and the program is a dozen instructions. The compat
@@ -43,15 +48,21 @@ interface ArchRules {
 /** The ABIs a process on this host can use, by Node's `process.arch`. */
 const RULES: Record<string, ArchRules[]> = {
   x64: [
-    // x86-64, and x32 (the same arch, numbers with bit 30 set); io_uring_setup is 425.
-    { audit: 0xc000003e, socket: [41, X32_BIT | 41], refuse: [425, X32_BIT | 425] },
-    // i386: socket 359, socketcall 102, io_uring_setup 425.
-    { audit: 0x40000003, socket: [359], refuse: [102, 425] },
+    // x86-64, and x32 (the same arch, numbers with bit 30 set): socket 41; add_key, request_key
+    // and keyctl 248-250; io_uring_setup 425.
+    {
+      audit: 0xc000003e,
+      socket: [41, X32_BIT | 41],
+      refuse: [248, 249, 250, 425].flatMap((nr) => [nr, X32_BIT | nr]),
+    },
+    // i386: socket 359, socketcall 102, add_key/request_key/keyctl 286-288, io_uring_setup 425.
+    { audit: 0x40000003, socket: [359], refuse: [102, 286, 287, 288, 425] },
   ],
   arm64: [
-    { audit: 0xc00000b7, socket: [198], refuse: [425] },
-    // 32-bit ARM (EABI): socket 281, io_uring_setup 425.
-    { audit: 0x40000028, socket: [281], refuse: [425] },
+    // socket 198, add_key/request_key/keyctl 217-219, io_uring_setup 425.
+    { audit: 0xc00000b7, socket: [198], refuse: [217, 218, 219, 425] },
+    // 32-bit ARM (EABI): socket 281, add_key/request_key/keyctl 309-311, io_uring_setup 425.
+    { audit: 0x40000028, socket: [281], refuse: [309, 310, 311, 425] },
   ],
 };
 
