@@ -223,6 +223,23 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(fs.readFileSync(path.join(workspace, 'new.txt'), 'utf8')).toBe('hello\n');
   }, 60_000);
 
+  it("cannot read a container's secrets, world-readable as Docker mounts them", async () => {
+    // Docker's `secrets:` land in /run/secrets with mode 0444: an API key there is readable by
+    // every user of the container. The test's own folder stands in for /run/secrets.
+    const workspace = makeWorkspace(who);
+    const secrets = path.join(base, 'run-secrets');
+    fs.mkdirSync(secrets);
+    fs.writeFileSync(path.join(secrets, 'openai_api_key'), 'sk-container-secret', { mode: 0o444 });
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed', secretDirs: [secrets, '/var/run/secrets'] },
+      command: `cat ${secrets}/openai_api_key 2>&1; echo "listed=$(ls -A ${secrets} | wc -l)"`,
+    });
+    expect(result.text).not.toContain('sk-container-secret');
+    expect(result.text).toContain('listed=0');
+    expect(result.description).toContain('/run/secrets are hidden');
+  }, 60_000);
+
   it('hides a data folder that lies inside the workspace', async () => {
     const workspace = makeWorkspace(who);
     const dataDir = path.join(workspace, '.arbor');

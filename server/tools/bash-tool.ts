@@ -31,7 +31,7 @@ import {
  * on abort or timeout (10 minutes unless the model asks for another, at most an hour). Sandboxed
  * with bubblewrap when asked (sandbox-command.ts): an unprivileged user namespace without
  * capabilities, the filesystem read-only except the workspace and a bounded private /tmp, Arbor's
- * data folder, the other workspaces and the home folder hidden, no network unless allowed, its
+ * data folder, the other workspaces, the home folder and container secrets hidden, no network unless allowed, its
  * own PID namespace so nothing outlives the call, and hard limits on processes, memory and file
  * size. The environment is an allowlist, so server secrets (API keys) never reach a command and
  * so never reach a session file.
@@ -53,6 +53,8 @@ export interface BashToolOptions {
   homeDir?: string;
   /** Sandbox limits; the defaults where absent. */
   limits?: Partial<SandboxLimits>;
+  /** Folders of container secrets to hide; /run/secrets and /var/run/secrets when absent. */
+  secretDirs?: string[];
   /** The timeout when the model gives none, and the longest it may ask for, in seconds. */
   timeouts?: { defaultSeconds?: number; maxSeconds?: number };
 }
@@ -154,6 +156,7 @@ class BashRunner {
       ...(logDir !== undefined ? { outputRoot: toolOutputRoot() } : {}),
       ...(this.options.dataDir !== undefined ? { dataDir: this.options.dataDir } : {}),
       ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
+      ...(this.options.secretDirs !== undefined ? { secretDirs: this.options.secretDirs } : {}),
     });
     const seccomp = unixSocketFilter();
     const args = sandboxArgs(
@@ -205,7 +208,7 @@ function sandboxNote(options: BashToolOptions): string {
   const processes = processLimitHolds() ? `${limits.processes} processes, ` : '';
   return (
     ` Runs in a sandbox: only the workspace is writable, /tmp is private (${describeBytes(limits.tmpBytes)})` +
-    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces and the home folder are hidden.` +
+    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces, the home folder and /run/secrets are hidden.` +
     ` Limits: ${processes}${describeBytes(limits.memoryBytes)} of memory per process, ${describeBytes(limits.fileBytes)} per file.`
   );
 }
