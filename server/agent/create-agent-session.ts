@@ -26,6 +26,8 @@ export interface AgentSessionSettings {
 export interface CreateAgentSessionOptions {
   /** Tools act only inside it (by real path). */
   workspace: string;
+  /** `workspace` is the real path the server resolved at start; refuse it once it leads elsewhere. */
+  exactWorkspace?: boolean;
   store: SessionStore;
   catalog: ModelCatalog;
   /** Else the model restored from the session, else the catalog's default. */
@@ -66,7 +68,11 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const compactor = arbor?.compactor ?? opts.compactor ?? undefined;
   const context = store.buildSessionContext();
   const thinkingLevel = context.thinkingLevel || 'off';
-  const tools = createTools(opts.workspace, opts.toolPolicy ?? DEFAULT_TOOL_POLICY);
+  const tools = createTools(
+    opts.workspace,
+    opts.toolPolicy ?? DEFAULT_TOOL_POLICY,
+    opts.exactWorkspace ? { exactWorkspace: true } : {},
+  );
   const isNew = store.getTree().length === 0;
   let modelRecorded = true;
   let thinkingLevelRecorded = true;

@@ -52,6 +52,8 @@ const FOREIGN_CODES: Record<string, ErrorCode> = {
   compaction_aborted: 'conflict',
   compaction_freed_no_room: 'conflict',
   entry_not_found: 'not_found',
+  // A workspace folder swapped for a link since the server started (workspace-path.ts).
+  outside_workspace: 'conflict',
 };
 
 /**

@@ -108,14 +108,14 @@ describe('arbor run', () => {
     const noPrompt = await arbor(['run', '--workspace', root]);
     expect(noPrompt.code).toBe(2);
     expect(noPrompt.stderr).toMatch(/a prompt is required/);
-    const project = path.join(root, 'project');
-    fs.mkdirSync(project, { recursive: true });
+    const badModelWorkspace = path.join(root, 'ws-bad-model');
+    fs.mkdirSync(badModelWorkspace);
     const badModel = await arbor([
       'run',
       '--data',
       path.join(root, 'd2'),
       '--workspace',
-      project,
+      badModelWorkspace,
       '--model',
       'nope',
       'hi',
@@ -126,12 +126,26 @@ describe('arbor run', () => {
     expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
   });
 
-  it('refuses a data folder the workspace holds, before anything runs', async () => {
-    const data = path.join(root, 'ws-with-data', '.arbor');
-    fs.mkdirSync(path.dirname(data), { recursive: true });
-    const refused = await arbor(['run', '--data', data, '--workspace', path.dirname(data), 'hi']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/is inside the workspace/);
-    expect(fs.existsSync(data)).toBe(false);
+  it("refuses a data folder inside the workspace, before the model's tools can edit users.json", async () => {
+    const workspace = path.join(root, 'ws-with-data');
+    const data = path.join(workspace, '.arbor');
+    fs.mkdirSync(data, { recursive: true });
+    const users = '{"version":1,"users":[]}\n';
+    fs.writeFileSync(path.join(data, 'users.json'), users);
+    const edit = JSON.stringify({ path: '.arbor/users.json', content: '{"mallory":"admin"}' });
+    const result = await arbor([
+      'run',
+      '--data',
+      data,
+      '--workspace',
+      workspace,
+      `/tool write ${edit}`,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `arbor run: The data folder ${data} (from --data) is inside the workspace ${workspace}.`,
+    );
+    expect(fs.readFileSync(path.join(data, 'users.json'), 'utf8')).toBe(users);
+    expect(fs.existsSync(path.join(data, 'sessions'))).toBe(false);
   });
 });

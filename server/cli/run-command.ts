@@ -4,11 +4,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAgentSession } from '../agent/create-agent-session.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
-import { checkDataDirApart, realPathOf } from '../config/workspaces.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { findOnPath } from '../tools/bash-tool.js';
+import { checkDataDirApart, resolveWorkspaces } from '../config/workspaces.js';
 
 /*
  * `arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
@@ -60,12 +60,17 @@ export async function runRun(args: string[]): Promise<number> {
     process.stderr.write(`arbor run: workspace "${workspace}" is not a directory\n`);
     return 2;
   }
+  // The model drives the file tools, not the person at the terminal: a data folder they reach
+  // (the default ~/.arbor when run in the home folder) gives it the API keys in models.json and
+  // lets it rewrite the users a server on that folder trusts.
   try {
-    checkDataDirApart(
-      dataDir,
-      parsed.values.data !== undefined ? '--data' : 'ARBOR_DATA_DIR or ~/.arbor',
-      [{ path: realPathOf(workspace) }],
-    );
+    const dataSource =
+      parsed.values.data !== undefined
+        ? '--data'
+        : process.env.ARBOR_DATA_DIR !== undefined
+          ? 'ARBOR_DATA_DIR'
+          : 'the default';
+    checkDataDirApart(dataDir, dataSource, resolveWorkspaces([workspace], '/', '--workspace'));
   } catch (error) {
     process.stderr.write(`arbor run: ${(error as Error).message}\n`);
     return 2;

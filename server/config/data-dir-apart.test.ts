@@ -92,3 +92,29 @@ describe('a data folder that a workspace can reach', () => {
     expect(fs.existsSync(data)).toBe(false);
   }, 30_000);
 });
+
+describe('a config file that a workspace can reach', () => {
+  it('is refused, through a link too: an edit of it would add /etc as a workspace', async () => {
+    // The member's edit, as the file tools would make it; it takes effect at the next start.
+    const inside = path.join(workspace, 'arbor.json');
+    fs.writeFileSync(inside, JSON.stringify({ workspaces: [workspace, '/etc'] }));
+    const link = path.join(dir, 'arbor-config.json');
+    fs.symlinkSync(inside, link);
+    const data = path.join(dir, 'data');
+    const result = await runArbor(['serve', '--port', '0', '--data', data], {
+      ARBOR_CONFIG: link,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `The config file ${link} (really ${inside}) (from ARBOR_CONFIG) is inside the workspace ${workspace}.`,
+    );
+    expect(result.stdout).not.toMatch(/Arbor is running/);
+  }, 30_000);
+
+  it('is accepted apart from every workspace', () => {
+    const apart = path.join(dir, 'arbor.json');
+    fs.writeFileSync(apart, JSON.stringify({ workspaces: [workspace] }));
+    const config = loadConfig({ env: { ARBOR_CONFIG: apart }, cwd: dir, homeDir: dir });
+    expect(config.workspaces.map((w) => w.path)).toEqual([workspace]);
+  });
+});

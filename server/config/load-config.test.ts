@@ -114,13 +114,14 @@ describe('parseServeFlags', () => {
 });
 
 describe('proxy and socket settings', () => {
+  // The data folder apart from the workspace (the current directory), as the server requires.
   function withFile(json: object, env: Record<string, string> = {}) {
     const data = path.join(dir, 'data');
-    const cwd = path.join(dir, 'project');
+    const workspace = path.join(dir, 'ws');
     fs.mkdirSync(data, { recursive: true });
-    fs.mkdirSync(cwd, { recursive: true });
+    fs.mkdirSync(workspace, { recursive: true });
     fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify(json));
-    return loadConfig({ env: { ARBOR_DATA_DIR: data, ...env }, cwd });
+    return loadConfig({ env: { ARBOR_DATA_DIR: data, ...env }, cwd: workspace });
   }
 
   it('trusts no proxy, waits 10 s for a request head and holds 1000 connections by default', () => {

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
-import { checkDataDirApart, resolveWorkspaces, type Workspace } from './workspaces.js';
+import {
+  checkConfigFileApart,
+  checkDataDirApart,
+  resolveWorkspaces,
+  type Workspace,
+} from './workspaces.js';
 
 /*
  * Arbor's configuration, from (strongest first) command-line flags, environment variables, the
@@ -229,6 +234,7 @@ export function loadConfig(opts: {
         : 'the default';
   try {
     checkDataDirApart(dataDir, dataSource, workspaces);
+    if (configPath !== undefined) checkConfigFileApart(configFile, workspaces);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

@@ -108,3 +108,21 @@ export function checkDataDirApart(
     );
   }
 }
+
+/**
+ * Refuses a config file (ARBOR_CONFIG) that a workspace's tools could edit: it names the
+ * workspaces, allows unsandboxed bash and trusts proxies, so a member's `edit` of it would widen
+ * their reach at the next start (a workspace of `/etc`, say). Compared by real path.
+ */
+export function checkConfigFileApart(configFile: string, workspaces: Workspace[]): void {
+  const real = realPathOf(configFile);
+  const shown = real === path.resolve(configFile) ? configFile : `${configFile} (really ${real})`;
+  const workspace = workspaces.find((w) => isWithin(real, w.path));
+  if (!workspace) return;
+  throw new Error(
+    `The config file ${shown} (from ARBOR_CONFIG) is inside the workspace ${workspace.path}. ` +
+      "The agent's tools act in every workspace, so they could change which folders Arbor opens " +
+      'and how bash runs. Keep the config file apart from every workspace (in the data folder, or ' +
+      'a folder of its own).',
+  );
+}

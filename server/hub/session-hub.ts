@@ -201,6 +201,7 @@ export class SessionHub {
       const compaction = createArborCompaction(this.opts.compactionSettings);
       agent = await createAgentSession({
         workspace: workspace.path,
+        exactWorkspace: true,
         store,
         catalog: this.opts.catalog(),
         toolPolicy: this.opts.toolPolicy(),

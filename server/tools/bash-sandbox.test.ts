@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -12,6 +13,12 @@ import { bashAs, giveTo, identities, type Identity } from './test-support/bash-a
  */
 
 let base: string;
+
+/** add_key and keyctl, for the keyring attack. */
+const KEY_SYSCALLS: Record<string, { addKey: number; keyctl: number }> = {
+  x64: { addKey: 248, keyctl: 250 },
+  arm64: { addKey: 217, keyctl: 219 },
+};
 
 /** Outside /tmp: the sandbox's /tmp is its own, so files under the host's would hide anyway. */
 const persistentTmp = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
@@ -59,6 +66,106 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(procs).toBeLessThan(20);
     expect(fs.existsSync(probe)).toBe(false);
     expect(fs.readFileSync('/proc/self/mountinfo', 'utf8')).toBe(hostMounts);
+  }, 60_000);
+
+  it("cannot change the host kernel's settings in /proc/sys", async () => {
+    // As real root the sandbox's uid 0 is the host's, and sysctl files check the uid, not a
+    // capability: a core_pattern of "|/workspace/x" runs x as root on the host at the next crash.
+    // The attack writes the value back unchanged, so a failure here changes nothing.
+    const workspace = makeWorkspace(who);
+    const before = fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed' },
+      command: [
+        'v=$(cat /proc/sys/kernel/core_pattern)',
+        'printf "%s\\n" "$v" 2>/dev/null > /proc/sys/kernel/core_pattern; echo core_pattern=$?',
+        'echo writable=$(find /proc/sys -type f -writable 2>/dev/null | wc -l)',
+        'echo readable=$(cat /proc/sys/kernel/ostype)',
+      ].join('; '),
+    });
+    expect(result.text).toMatch(/core_pattern=[1-9]/);
+    expect(result.text).toContain('writable=0');
+    // Still readable: programs read their settings there.
+    expect(result.text).toContain('readable=Linux');
+    expect(fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8')).toBe(before);
+  }, 60_000);
+
+  it("cannot reach a host service through its Unix socket, and the command's own pipes work", async () => {
+    // A read-only mount does not stop connect(), and as root the sandbox passes the socket's
+    // permission check: /run/docker.sock or systemd's would be root on the host.
+    const workspace = makeWorkspace(who);
+    const socketPath = path.join(base, 'service.sock');
+    const server = net.createServer((socket) => socket.end('host-service-secret\n'));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    fs.chmodSync(socketPath, 0o666);
+    const connect = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => console.log("connect=" + e.code))`;
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed' },
+      command: [
+        `node -e '${connect}'`,
+        `curl -s --max-time 5 --unix-socket ${socketPath} http://service/ 2>&1; echo curl=$?`,
+        `node -e 'require("child_process").execFile("echo", ["pipe-ok"], (e, out) => process.stdout.write(out))'`,
+      ].join('; '),
+    });
+    expect(result.text).not.toContain('host-service-secret');
+    expect(result.text).toContain('connect=EPERM');
+    expect(result.text).toMatch(/curl=[1-9]/);
+    expect(result.text).toContain('pipe-ok');
+  }, 60_000);
+
+  it("cannot read a key in the server's kernel keyring", async () => {
+    // Keyrings are not namespaced: the command inherits the server's session keyring.
+    const calls = KEY_SYSCALLS[process.arch];
+    expect(calls, `add_key and keyctl numbers for ${process.arch}`).toBeDefined();
+    const workspace = makeWorkspace(who);
+    fs.writeFileSync(
+      path.join(workspace, 'readkey.pl'),
+      [
+        'open(my $f, "<", "/proc/keys"); my $id = 0;',
+        'while (<$f>) { $id = hex((split)[0]) if /arbor-probe/; }',
+        `my $buf = "\0" x 64; my $n = syscall(${calls!.keyctl}, 11, $id, $buf, 64);`,
+        'print "read=", ($n > 0 ? substr($buf, 0, $n) : "failed"), "\n";',
+      ].join('\n'),
+    );
+    giveTo(who, workspace);
+    const addKey = [
+      'my ($t, $d, $v) = ("user", "arbor-probe", "keyring-secret-value");',
+      `syscall(${calls!.addKey}, $t, $d, $v, length($v), -3) > 0 or die "add_key: $!";`,
+      'exec @ARGV or die "exec: $!";',
+    ].join(' ');
+    const result = await bashAs(
+      who,
+      { workspace, options: { mode: 'sandboxed' }, command: 'perl readkey.pl' },
+      {},
+      ['perl', '-e', addKey],
+    );
+    expect(result.text).toContain('read=failed');
+    expect(result.text).not.toContain('keyring-secret-value');
+  }, 60_000);
+
+  it('cannot write outside through a descriptor the server inherited', async () => {
+    // A server started with an open descriptor (a wrapper's `exec 30<dir`, a supervisor's log)
+    // hands it to every child that Node spawns; through /proc/self/fd/30 a command would write
+    // the host's folder, mounts or not.
+    const workspace = makeWorkspace(who);
+    const outside = path.join(base, 'outside');
+    fs.mkdirSync(outside);
+    fs.chmodSync(outside, 0o777);
+    const result = await bashAs(
+      who,
+      {
+        workspace,
+        options: { mode: 'sandboxed' },
+        command: 'touch /proc/self/fd/30/escaped 2>/dev/null; echo touch=$?',
+      },
+      {},
+      ['/bin/bash', '-c', 'exec 30<"$0"; exec "$@"', outside],
+    );
+    expect(result.text).toMatch(/touch=[1-9]/);
+    expect(fs.readdirSync(outside)).toEqual([]);
   }, 60_000);
 
   it('cannot see the data folder, other workspaces, the home folder or server secrets', async () => {
@@ -114,6 +221,23 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     // The workspace inside the hidden home stays usable.
     expect(result.text).toContain('workspace file');
     expect(fs.readFileSync(path.join(workspace, 'new.txt'), 'utf8')).toBe('hello\n');
+  }, 60_000);
+
+  it("cannot read a container's secrets, world-readable as Docker mounts them", async () => {
+    // Docker's `secrets:` land in /run/secrets with mode 0444: an API key there is readable by
+    // every user of the container. The test's own folder stands in for /run/secrets.
+    const workspace = makeWorkspace(who);
+    const secrets = path.join(base, 'run-secrets');
+    fs.mkdirSync(secrets);
+    fs.writeFileSync(path.join(secrets, 'openai_api_key'), 'sk-container-secret', { mode: 0o444 });
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed', secretDirs: [secrets, '/var/run/secrets'] },
+      command: `cat ${secrets}/openai_api_key 2>&1; echo "listed=$(ls -A ${secrets} | wc -l)"`,
+    });
+    expect(result.text).not.toContain('sk-container-secret');
+    expect(result.text).toContain('listed=0');
+    expect(result.description).toContain('/run/secrets are hidden');
   }, 60_000);
 
   it('hides a data folder that lies inside the workspace', async () => {

@@ -19,7 +19,15 @@ export interface HiddenPathsInput {
   homeDir?: string;
   /** The server process's full-output folder (only this session's folder is bound back). */
   outputRoot?: string;
+  /** Folders where containers mount secrets; WELL_KNOWN_SECRET_DIRS when absent. */
+  secretDirs?: string[];
 }
+
+/**
+ * Where Docker (`secrets:`, mode 0444 by default) and Kubernetes (the service account's token)
+ * put secrets in a container: readable by every user there, so by the sandbox too.
+ */
+export const WELL_KNOWN_SECRET_DIRS = ['/run/secrets', '/var/run/secrets'];
 
 function realPath(p: string): string | undefined {
   try {
@@ -47,6 +55,7 @@ export function hiddenPaths(input: HiddenPathsInput): string[] {
   for (const other of input.workspaces ?? []) add(other, true);
   add(input.homeDir, true);
   add(input.outputRoot, false);
+  for (const dir of input.secretDirs ?? WELL_KNOWN_SECRET_DIRS) add(dir, false);
   return [...hidden];
 }
 

@@ -14,6 +14,8 @@ import {
   type SandboxLimits,
 } from './sandbox-command.js';
 import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
+import { unixSocketFilter } from './sandbox-seccomp.js';
+import { openWorkspaceRoot } from './workspace-path.js';
 import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
 import { defineTool } from './tool-args.js';
 import {
@@ -29,7 +31,7 @@ import {
  * on abort or timeout (10 minutes unless the model asks for another, at most an hour). Sandboxed
  * with bubblewrap when asked (sandbox-command.ts): an unprivileged user namespace without
  * capabilities, the filesystem read-only except the workspace and a bounded private /tmp, Arbor's
- * data folder, the other workspaces and the home folder hidden, no network unless allowed, its
+ * data folder, the other workspaces, the home folder and container secrets hidden, no network unless allowed, its
  * own PID namespace so nothing outlives the call, and hard limits on processes, memory and file
  * size. The environment is an allowlist, so server secrets (API keys) never reach a command and
  * so never reach a session file.
@@ -51,6 +53,8 @@ export interface BashToolOptions {
   homeDir?: string;
   /** Sandbox limits; the defaults where absent. */
   limits?: Partial<SandboxLimits>;
+  /** Folders of container secrets to hide; /run/secrets and /var/run/secrets when absent. */
+  secretDirs?: string[];
   /** The timeout when the model gives none, and the longest it may ask for, in seconds. */
   timeouts?: { defaultSeconds?: number; maxSeconds?: number };
 }
@@ -92,7 +96,15 @@ interface Launch {
   args: string[];
   /** Holds the command's processes when the server runs as root; removed after the command. */
   cgroup?: PidsCgroup;
+  /** The seccomp filter, written to the child's descriptor 3 for bwrap to read. */
+  seccomp?: Buffer;
+  /** The workspace, opened and checked; the child's descriptor 4; closed here once it started. */
+  workspaceFd?: number;
 }
+
+/** The descriptors bwrap reads the seccomp filter from and binds the workspace from. */
+const SECCOMP_FD = 3;
+const WORKSPACE_FD = 4;
 
 /** Root is exempt from RLIMIT_NPROC; only a pids cgroup bounds its processes. */
 const runsAsRoot = () => process.getuid?.() === 0;
@@ -144,7 +156,9 @@ class BashRunner {
       ...(logDir !== undefined ? { outputRoot: toolOutputRoot() } : {}),
       ...(this.options.dataDir !== undefined ? { dataDir: this.options.dataDir } : {}),
       ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
+      ...(this.options.secretDirs !== undefined ? { secretDirs: this.options.secretDirs } : {}),
     });
+    const seccomp = unixSocketFilter();
     const args = sandboxArgs(
       {
         workspace: this.workspace,
@@ -152,16 +166,27 @@ class BashRunner {
         readOnly: logDir !== undefined ? [logDir] : [],
         network: this.options.network ?? false,
         limits: this.limits,
+        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+        workspaceFd: WORKSPACE_FD,
       },
       command,
     );
-    const cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
-    if (!cgroup) return { file: bwrap, args };
+    const workspaceFd = openWorkspaceRoot(this.workspace);
+    let cgroup: PidsCgroup | undefined;
+    try {
+      cgroup = runsAsRoot() ? createPidsCgroup(this.limits.processes) : undefined;
+    } catch (error) {
+      fs.closeSync(workspaceFd);
+      throw error;
+    }
+    const extra = { workspaceFd, ...(seccomp ? { seccomp } : {}) };
+    if (!cgroup) return { file: bwrap, args, ...extra };
     // The shell joins the cgroup, then becomes bwrap: every process of the command starts inside.
     return {
       file: '/bin/sh',
       args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procsFile, bwrap, ...args],
       cgroup,
+      ...extra,
     };
   }
 }
@@ -183,7 +208,7 @@ function sandboxNote(options: BashToolOptions): string {
   const processes = processLimitHolds() ? `${limits.processes} processes, ` : '';
   return (
     ` Runs in a sandbox: only the workspace is writable, /tmp is private (${describeBytes(limits.tmpBytes)})` +
-    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces and the home folder are hidden.` +
+    `${options.network ? '' : ', there is no network'}, and Arbor's data folder, other workspaces, the home folder and /run/secrets are hidden.` +
     ` Limits: ${processes}${describeBytes(limits.memoryBytes)} of memory per process, ${describeBytes(limits.fileBytes)} per file.`
   );
 }
@@ -209,7 +234,10 @@ async function runCommand(
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
   if (signal.aborted) throw new Error('Command aborted');
-  const { file, args, cgroup } = await runner.launch(command);
+  const { file, args, cgroup, seccomp, workspaceFd } = await runner.launch(command);
+  const closeWorkspaceFd = () => {
+    if (workspaceFd !== undefined) fs.closeSync(workspaceFd);
+  };
   const timeouts = runner.options.timeouts;
   const timeoutSecs = Math.min(
     requestedTimeout ?? timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS,
@@ -218,6 +246,7 @@ async function runCommand(
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       cgroup?.remove();
+      closeWorkspaceFd();
       reject(new Error('Command aborted'));
       return;
     }
@@ -226,12 +255,27 @@ async function runCommand(
       const value = process.env[name];
       if (value !== undefined) env[name] = value;
     }
-    const child = spawn(file, args, {
-      cwd: runner.workspace,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let child;
+    try {
+      child = spawn(file, args, {
+        cwd: runner.workspace,
+        env,
+        detached: true,
+        stdio:
+          workspaceFd === undefined
+            ? ['ignore', 'pipe', 'pipe']
+            : ['ignore', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore', workspaceFd],
+      });
+    } finally {
+      // The child has its own copy now.
+      closeWorkspaceFd();
+    }
+    // bwrap reads the filter to its end before it starts the command.
+    if (seccomp) {
+      const filterPipe = child.stdio[SECCOMP_FD] as stream.Writable;
+      filterPipe.on('error', () => undefined);
+      filterPipe.end(seccomp);
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     let lines = 0;
@@ -296,8 +340,8 @@ async function runCommand(
           onUpdate({ content: [{ type: 'text', text: snapshot().text }], details: {} });
         }, UPDATE_INTERVAL_MS);
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
 
     const onAbort = () => {
       ended ??= 'aborted';

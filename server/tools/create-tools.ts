@@ -33,9 +33,13 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = { bash: 'sandboxed' };
 export function createTools(
   workspace: string,
   policy: ToolPolicy = DEFAULT_TOOL_POLICY,
-  options: { bwrapPath?: string | null } = {},
+  options: {
+    bwrapPath?: string | null;
+    /** `workspace` is its real path as configured: refuse it once it leads elsewhere. */
+    exactWorkspace?: boolean;
+  } = {},
 ): Map<string, AnyAgentTool> {
-  const root = realWorkspace(workspace);
+  const root = realWorkspace(workspace, options.exactWorkspace);
   const tools: AnyAgentTool[] = [createReadTool(root)];
   if (policy.bash !== 'off')
     tools.push(

@@ -72,6 +72,38 @@ describe('read', () => {
     });
   });
 
+  it('reads lines of a 600 MiB file without holding it whole, and bounds images', async () => {
+    // `truncate -s` makes such files in an instant and on no disk; read whole, each held the
+    // server's memory twice over and could not be read at all past 512 MB of text.
+    const huge = path.join(workspace, 'huge.log');
+    fs.writeFileSync(huge, 'first\nsecond\nthird\n');
+    fs.truncateSync(huge, 600 * 1024 * 1024);
+    expect(text(await call('read', { path: 'huge.log', offset: 2, limit: 1 }))).toBe(
+      'second\n\n[2 more lines in file. Use offset=3 to continue.]',
+    );
+    expect(text(await call('read', { path: 'huge.log' }))).toBe(
+      'first\nsecond\nthird\n\n[Showing lines 1-3 of 4 (50.0KB limit). Use offset=4 to continue.]',
+    );
+    expect(text(await call('read', { path: 'huge.log', offset: 4 }))).toMatch(
+      /^\[Line 4 is 600\.0MB, exceeds 50\.0KB limit\. Use bash: sed -n '4p' huge\.log/,
+    );
+    fs.truncateSync(huge, 0);
+    const picture = path.join(workspace, 'huge.png');
+    fs.writeFileSync(picture, '');
+    fs.truncateSync(picture, 600 * 1024 * 1024);
+    await expect(call('read', { path: 'huge.png' })).rejects.toThrow(
+      'huge.png is 600.0MB, too large to send as an image (at most 20.0MB)',
+    );
+  }, 60_000);
+
+  it('tells the size of a first line over the limit', async () => {
+    fs.writeFileSync(path.join(workspace, 'one.txt'), `${'é'.repeat(40 * 1024)}\nnext`);
+    expect(text(await call('read', { path: 'one.txt' }))).toBe(
+      "[Line 1 is 80.0KB, exceeds 50.0KB limit. Use bash: sed -n '1p' one.txt | head -c 51200]",
+    );
+    expect(text(await call('read', { path: 'one.txt', offset: 2 }))).toBe('next');
+  });
+
   it('says clearly when a file is missing or the offset is past the end', async () => {
     await expect(call('read', { path: 'nope.txt' })).rejects.toThrow('File not found: nope.txt');
     fs.writeFileSync(path.join(workspace, 'short.txt'), 'a\nb');

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { ToolResultValue } from '../agent/agent-types.js';
 import { defineTool, textResult } from './tool-args.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from './truncate.js';
-import { fstat, missingAs, readFd, readFdText } from './workspace-files.js';
+import { fstat, missingAs, readFd } from './workspace-files.js';
+import { readLineWindow } from './read-window.js';
 import { openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -26,6 +27,8 @@ const schema = z.strictObject({
     .describe('Line number to start reading from (1-indexed)'),
   limit: z.number().int().positive().optional().describe('Maximum number of lines to read'),
 });
+
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** read: a line range of a text file (truncated with a notice), or an image as image content. */
 export function createReadTool(root: string) {
@@ -60,6 +63,11 @@ async function readOpened(
   if (!stat.isFile()) throw new Error(`${shown} is not a regular file`);
   const mime = IMAGE_TYPES[path.extname(file.name).toLowerCase()];
   if (mime) {
+    // Read whole, so bounded: a huge file named .png would otherwise be held twice over.
+    if (stat.size > MAX_IMAGE_BYTES)
+      throw new Error(
+        `${shown} is ${formatSize(stat.size)}, too large to send as an image (at most ${formatSize(MAX_IMAGE_BYTES)})`,
+      );
     const data = await readFd(file.fd, { signal });
     return {
       content: [
@@ -68,20 +76,24 @@ async function readOpened(
       ],
     };
   }
-  const text = await readFdText(file.fd, { encoding: 'utf8', signal });
-  const lines = text.split('\n');
   const start = (args.offset ?? 1) - 1;
-  if (start >= lines.length)
-    throw new Error(`Offset ${args.offset} is beyond end of file (${lines.length} lines total)`);
-  const end = args.limit !== undefined ? Math.min(start + args.limit, lines.length) : lines.length;
-  const selected = lines.slice(start, end).join('\n');
-  const truncation = truncateHead(selected);
+  const wanted = args.limit !== undefined ? start + args.limit : undefined;
+  const window = await readLineWindow(file.fd, start, wanted, signal);
+  const totalLines = window.totalLines;
+  if (start >= totalLines)
+    throw new Error(`Offset ${args.offset} is beyond end of file (${totalLines} lines total)`);
+  const end = wanted !== undefined ? Math.min(wanted, totalLines) : totalLines;
+  const truncation = {
+    ...truncateHead(window.selected),
+    totalLines: window.selectedLines,
+    totalBytes: window.selectedBytes,
+  };
   const first = start + 1;
-  if (truncation.firstLineExceedsLimit) {
-    const size = formatSize(Buffer.byteLength(lines[start] ?? '', 'utf8'));
+  if (window.firstLineBytes > DEFAULT_MAX_BYTES) {
+    const size = formatSize(window.firstLineBytes);
     return textResult(
       `[Line ${first} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${first}p' ${shown} | head -c ${DEFAULT_MAX_BYTES}]`,
-      { truncation },
+      { truncation: { ...truncation, firstLineExceedsLimit: true } },
     );
   }
   let output = truncation.content;
@@ -89,10 +101,10 @@ async function readOpened(
     const last = first + truncation.outputLines - 1;
     const limitNote =
       truncation.truncatedBy === 'bytes' ? ` (${formatSize(DEFAULT_MAX_BYTES)} limit)` : '';
-    output += `\n\n[Showing lines ${first}-${last} of ${lines.length}${limitNote}. Use offset=${last + 1} to continue.]`;
+    output += `\n\n[Showing lines ${first}-${last} of ${totalLines}${limitNote}. Use offset=${last + 1} to continue.]`;
     return textResult(output, { truncation });
   }
-  if (end < lines.length)
-    output += `\n\n[${lines.length - end} more lines in file. Use offset=${end + 1} to continue.]`;
+  if (end < totalLines)
+    output += `\n\n[${totalLines - end} more lines in file. Use offset=${end + 1} to continue.]`;
   return textResult(output);
 }

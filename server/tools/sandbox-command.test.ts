@@ -33,6 +33,7 @@ describe('sandboxArgs', () => {
     expect(mounts(sandboxArgs(spec, 'true'))).toEqual([
       '--ro-bind /',
       '--tmpfs /dev/shm',
+      '--ro-bind /proc/sys',
       '--tmpfs /tmp',
       '--tmpfs /home/me',
       '--tmpfs /srv/other',
@@ -51,6 +52,7 @@ describe('sandboxArgs', () => {
     expect(mounts(sandboxArgs(odd, 'true'))).toEqual([
       '--ro-bind /',
       '--tmpfs /dev/shm',
+      '--ro-bind /proc/sys',
       '--tmpfs /tmp',
       '--bind /home/me/projects/app',
       '--ro-bind /tmp/arbor-tool-output-x/bash-y',

@@ -9,9 +9,11 @@ import path from 'node:path';
  *   further user namespaces (`--disable-userns`): root inside cannot remount, unmount or mount
  *   anything, so the read-only view of the host stays read-only;
  * - the host read-only, the workspace writable, /tmp and /dev/shm private and bounded, /dev
- *   read-only; the data folder, the other workspaces and the server user's home replaced by empty
+ *   read-only, and so are the kernel's settings (/proc/sys); the data folder, the other workspaces and the server user's home replaced by empty
  *   read-only directories (the workspace stays reachable when it lies inside one of them);
  * - its own PID, IPC, UTS (and, unless allowed, network) namespaces, killed with its parent;
+ * - no Unix-domain socket and no io_uring (sandbox-seccomp.ts): a host service's socket is
+ *   reachable through a read-only mount, and as root its permission check passes;
  * - hard resource limits set inside the sandbox before the command starts, which the command
  *   cannot raise without CAP_SYS_RESOURCE.
  */
@@ -59,6 +61,13 @@ export interface SandboxSpec {
   readOnly: string[];
   network: boolean;
   limits: SandboxLimits;
+  /** A descriptor the seccomp filter can be read from (sandbox-seccomp.ts), if there is one. */
+  seccompFd?: number;
+  /**
+   * A descriptor of the workspace, opened and checked by the server: bound instead of the path,
+   * so a folder above it swapped for a link in the meantime cannot redirect the bind.
+   */
+  workspaceFd?: number;
 }
 
 function depth(p: string): number {
@@ -74,7 +83,8 @@ export function isWithin(inner: string, outer: string): boolean {
 /**
  * Sets each limit as soft and hard limit, or keeps a lower hard limit the server already has (a
  * process may lower its hard limits but never raise them). Run by bash inside the sandbox, so the
- * process count is that of the sandbox's own user namespace, not of the whole server user.
+ * process count is that of the sandbox's own user namespace, not of the whole server user. Then
+ * closes every descriptor but 0, 1 and 2, and runs the command.
  */
 export function limitsPrelude(limits: SandboxLimits): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
@@ -84,6 +94,10 @@ export function limitsPrelude(limits: SandboxLimits): string {
     'else ulimit -H -S "$1" "$2"; fi; }',
     `arbor_limit -u ${Math.floor(limits.processes)} && arbor_limit -v ${kib(limits.memoryBytes)} && arbor_limit -f ${kib(limits.fileBytes)} || { echo "arbor: the sandbox limits could not be set" >&2; exit 126; }`,
     'unset -f arbor_limit',
+    // Descriptors the server inherited (a wrapper's `exec 30<dir`, a supervisor's log) reach every
+    // child Node spawns; one of a host folder would let the command write there through
+    // /proc/self/fd/N, mounts or not. Only stdin, stdout and stderr go on.
+    'for arbor_fd in /proc/self/fd/*; do arbor_fd=${arbor_fd##*/}; if [ "$arbor_fd" -gt 2 ]; then eval "exec $arbor_fd<&-"; fi; done; unset arbor_fd',
     'exec /bin/bash -c "$1"',
   ].join('; ');
 }
@@ -114,6 +128,12 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
     '/dev/shm',
     '--proc',
     '/proc',
+    // bwrap covers /proc/sys only when it finds the directory writable, which a sysctl directory
+    // never is; its files still are to the host's uid 0. As root the sandbox's uid 0 is the host's,
+    // and writing kernel.core_pattern would run a program of the command's as root on the host.
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
     '--size',
     String(limits.tmpBytes),
     '--tmpfs',
@@ -133,13 +153,16 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
     { path: workspace, bind: true },
   ].sort((a, b) => depth(a.path) - depth(b.path) || Number(a.bind) - Number(b.bind));
   for (const mount of mounts) {
-    if (mount.bind) args.push('--bind', mount.path, mount.path);
+    if (mount.bind && spec.workspaceFd !== undefined)
+      args.push('--bind-fd', String(spec.workspaceFd), mount.path);
+    else if (mount.bind) args.push('--bind', mount.path, mount.path);
     else args.push('--size', String(HIDDEN_TMPFS_BYTES), '--tmpfs', mount.path);
   }
   for (const p of spec.readOnly) args.push('--ro-bind', p, p);
   // Not recursive: what was bound inside a hidden folder keeps its own mode.
   for (const p of hide) args.push('--remount-ro', p);
   args.push('--remount-ro', '/dev');
+  if (spec.seccompFd !== undefined) args.push('--seccomp', String(spec.seccompFd));
   args.push(
     '--chdir',
     workspace,

@@ -39,8 +39,18 @@ export function fdPath(dirFd: number, name?: string): string {
   return name === undefined ? `/proc/self/fd/${dirFd}` : `/proc/self/fd/${dirFd}/${name}`;
 }
 
-export function realWorkspace(workspace: string): string {
-  return fs.realpathSync(path.resolve(workspace));
+/**
+ * The workspace's real path, taken once when a session's tools are made. With `exact`, the path
+ * given must be that real path already (the server's workspaces are resolved at start): a folder
+ * swapped for a link since then is refused, not followed.
+ */
+export function realWorkspace(workspace: string, exact = false): string {
+  const real = fs.realpathSync(path.resolve(workspace));
+  if (exact && real !== path.resolve(workspace))
+    throw new WorkspaceEscapeError(
+      `The workspace ${workspace} is no longer the folder Arbor started with: it now leads to ${real}. Restart Arbor if that is meant.`,
+    );
+  return real;
 }
 
 /** The path as the model should see it in results: relative to the workspace. */
@@ -297,11 +307,35 @@ export function openInWorkspace(
 }
 
 function openRoot(root: string): number {
+  return openWorkspaceRoot(root);
+}
+
+/**
+ * Opens the workspace whose real path is `root` and checks that what was opened is the folder at
+ * that path, as the kernel names the descriptor: a folder above it swapped for a link (by bash in
+ * a workspace that holds this one) would otherwise make every later open land where the link
+ * leads. The caller closes the descriptor.
+ */
+export function openWorkspaceRoot(root: string): number {
+  let fd: number;
   try {
-    return fs.openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    fd = fs.openSync(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   } catch (error) {
     throw new Error(`Cannot open the workspace ${root}: ${describeErrno(error)}`, { cause: error });
   }
+  let actual: string | undefined;
+  try {
+    actual = fs.readlinkSync(fdPath(fd));
+  } catch {
+    actual = undefined;
+  }
+  if (actual !== root) {
+    fs.closeSync(fd);
+    throw new WorkspaceEscapeError(
+      `The workspace ${root} was moved or replaced by a link${actual ? ` (it now leads to ${actual})` : ''}; its tools do not follow it.`,
+    );
+  }
+  return fd;
 }
 
 /** Whether `here`, found to be neither a directory nor a link, now is one of them. */
