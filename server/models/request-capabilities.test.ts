@@ -104,7 +104,8 @@ describe('thinking levels per model', () => {
         const info = model({ reasoning, ...(map ? { thinkingLevelMap: map } : {}) });
         const pi = asPiModel(info);
         expect(supportedThinkingLevels(info)).toEqual(piSupportedThinkingLevels(pi));
-        for (const level of THINKING_LEVELS)
+        // pi 0.73 knows no "max" (pi 1.6's level above "xhigh"; none of these maps names it).
+        for (const level of THINKING_LEVELS.filter((l) => l !== 'max'))
           expect(clampThinkingLevel(info, level)).toBe(piClampThinkingLevel(pi, level));
       }
     },

@@ -1,5 +1,5 @@
 import { PREVIEW_LENGTH, type SessionEntry, type TreeNode } from '../../shared/session-entries.js';
-import type { UserContent } from '../../shared/messages.js';
+import type { SystemMessage, UserContent } from '../../shared/messages.js';
 import type { Envelope } from './session-lines.js';
 
 /*
@@ -81,6 +81,28 @@ function userContentText(content: UserContent): string {
   return parts.join(' ');
 }
 
+/**
+ * What a system message (pi 1.6's prompt and tool loadout) says in a line: the first one its
+ * sections and tools, a later one what it changes (`+` added, `−` removed), then its text.
+ */
+export function systemMessageSummary(message: SystemMessage): string {
+  const parts: string[] = [];
+  const sections = Object.entries(message.sections ?? {});
+  const set = sections.filter(([, text]) => text !== null).map(([name]) => name);
+  const removed = sections.filter(([, text]) => text === null).map(([name]) => `−${name}`);
+  if (set.length > 0 || removed.length > 0)
+    parts.push(`sections ${[...set, ...removed].join(', ')}`);
+  const tools = [
+    ...(message.toolsAdded ?? []).map((tool) => `+${tool.name}`),
+    ...(message.toolsRemoved ?? []).map((tool) => `−${tool.name}`),
+  ];
+  if (tools.length > 0) parts.push(`tools ${tools.join(' ')}`);
+  const text =
+    typeof message.content === 'string' ? message.content : userContentText(message.content);
+  if (text.trim()) parts.push(text);
+  return parts.length > 0 ? `System: ${parts.join(' · ')}` : 'System: (empty)';
+}
+
 export function nodeOfEntry(entry: SessionEntry): TreeNode {
   const node: TreeNode = {
     id: entry.id,
@@ -129,6 +151,9 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
         case 'compactionSummary':
           node.preview = makePreview(message.summary);
           break;
+        case 'system':
+          node.preview = makePreview(systemMessageSummary(message));
+          break;
       }
       break;
     }
@@ -157,8 +182,42 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
     case 'custom':
       node.preview = makePreview(entry.customType);
       break;
+    case 'context_edit': {
+      const replacement = entry.replacement;
+      node.preview = makePreview(
+        replacement === null
+          ? `Hidden from the context: ${entry.targetId}`
+          : `Replaced in the context: ${entry.targetId} → ${
+              typeof replacement.content === 'string'
+                ? replacement.content
+                : userContentText(
+                    replacement.content.filter(
+                      (block) => block.type === 'text' || block.type === 'image',
+                    ),
+                  )
+            }`,
+      );
+      break;
+    }
+    case 'usage':
+      node.preview = makePreview(
+        `${entry.kind}: ${entry.provider}/${entry.model}, ${usageTokens(entry.usage)} tokens${
+          entry.note ? ` (${entry.note})` : ''
+        }`,
+      );
+      break;
   }
   return node;
+}
+
+function usageTokens(usage: {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens?: number;
+}): number {
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
 /** The skeleton of a line this version cannot interpret: its envelope only. */
