@@ -1,5 +1,5 @@
 import { PREVIEW_LENGTH, type SessionEntry, type TreeNode } from '../../shared/session-entries.js';
-import type { SystemMessage, UserContent } from '../../shared/messages.js';
+import { StopReasonSchema, type SystemMessage, type UserContent } from '../../shared/messages.js';
 import type { Envelope } from './session-lines.js';
 
 /*
@@ -8,6 +8,9 @@ import type { Envelope } from './session-lines.js';
  */
 
 export { PREVIEW_LENGTH };
+
+/** The stop reasons Arbor itself writes; others are parsed in full by the fast scan. */
+export const ARBOR_STOP_REASONS: ReadonlySet<string> = new Set(StopReasonSchema.options);
 
 /** The characters JavaScript's `\s` and `String.prototype.trim` treat as white space. */
 export function isWhiteSpace(code: number): boolean {
@@ -133,6 +136,11 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
             preview = makePreview(toolNames.map((n) => `→ ${n}`).join(' '));
           }
           if (!preview && message.errorMessage) preview = makePreview(message.errorMessage);
+          // pi 1.6's deferred replies (and stop reasons newer than Arbor) often carry no text yet.
+          if (!preview && !ARBOR_STOP_REASONS.has(message.stopReason)) {
+            preview =
+              message.stopReason === 'deferred' ? '(deferred reply)' : `(${message.stopReason})`;
+          }
           node.preview = preview;
           node.toolCalls = toolNames.length;
           if (message.stopReason === 'error' || message.stopReason === 'aborted') {

@@ -170,3 +170,21 @@ export async function readModelsWithPi16(
   );
   return JSON.parse(stdout) as { error: string | null; models: Pi16Model[] };
 }
+
+const CRAFT_CHILD = path.join(import.meta.dirname, 'pi16-craft-child.mjs');
+
+/**
+ * A session that pi 1.6's own SessionManager writes into `sessionDir` with every kind of entry it
+ * can append (see pi16-craft-child.mjs); returns the file.
+ */
+export async function craftWithPi16(cwd: string, sessionDir: string): Promise<string> {
+  const agentDir = privateAgentDir();
+  try {
+    const { stdout } = await run(PI16_NODE, [CRAFT_CHILD, PI16_INDEX, cwd, sessionDir], {
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+    });
+    return stdout.trim();
+  } finally {
+    fs.rmSync(agentDir, { recursive: true, force: true });
+  }
+}
