@@ -33,8 +33,12 @@ export async function expectSameAsPi16(file: string): Promise<Pi16Comparison> {
     expect(store.openReport.badLines, 'unreadable lines').toEqual([]);
     const tree = store.getTree();
     expect(tree.map((node) => node.id)).toEqual(pi.entryIds);
-    for (const node of tree)
+    // pi 1.6's own kinds say what they are (an empty message may have an empty preview).
+    for (const node of tree) {
+      if (node.type === 'message' && node.role !== 'system') continue;
+      if (node.type === 'custom_message' || node.type === 'branch_summary') continue;
       expect(node.preview, `preview of ${node.type} ${node.id}`).not.toBe('');
+    }
   } finally {
     store.close();
   }
