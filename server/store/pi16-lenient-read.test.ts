@@ -195,3 +195,41 @@ describe('old files, as pi 1.6 migrates them', () => {
     );
   });
 });
+
+it("repairs a v2 file's trailing entries without ids into the chain, without writing", async () => {
+  const dir = tempDir();
+  const file = writeSession(
+    dir,
+    'v2-no-ids.jsonl',
+    [
+      message('u1', null, { role: 'user', content: 'one', timestamp: 1 }),
+      message('a1', 'u1', assistantBody([{ type: 'text', text: 'answer' }], 'stop')),
+      { type: 'message', timestamp: at(), message: { role: 'user', content: 'two', timestamp: 2 } },
+      {
+        type: 'message',
+        timestamp: at(),
+        message: { role: 'user', content: 'three', timestamp: 3 },
+      },
+    ],
+    2,
+  );
+  const before = fs.readFileSync(file);
+  const pi = await readWithPi16(file);
+  const store = SessionStore.openReadOnly(file);
+  try {
+    const context = store.buildSessionContext();
+    expect(context.messages.map((m) => ('content' in m ? m.content : ''))).toEqual([
+      'one',
+      [{ type: 'text', text: 'answer' }],
+      'two',
+      'three',
+    ]);
+    expect(store.openReport.badLines).toEqual([]);
+    expect(store.getTree()).toHaveLength(4);
+    // pi 1.6 keeps them under an undefined id and sends the last one alone: Arbor loses nothing.
+    expect(pi.context.messages).toEqual([context.messages.at(-1)]);
+  } finally {
+    store.close();
+  }
+  expect(fs.readFileSync(file).equals(before)).toBe(true);
+});
