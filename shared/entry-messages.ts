@@ -99,7 +99,10 @@ export function contextMessagesOfEntry(entry: SessionEntry): AgentMessage[] {
         ? [{ ...branchSummaryMessageFromEntry(entry), timestamp: piTime(entry.timestamp) }]
         : [];
     case 'compaction': {
-      const summary = { ...compactionSummaryMessageFromEntry(entry), timestamp: piTime(entry.timestamp) };
+      const summary = {
+        ...compactionSummaryMessageFromEntry(entry),
+        timestamp: piTime(entry.timestamp),
+      };
       return entry.systemMessage ? [entry.systemMessage, summary] : [summary];
     }
     default:

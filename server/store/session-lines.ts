@@ -64,7 +64,12 @@ export function classifyValue(value: unknown): ParsedLine {
   };
 }
 
-const EMPTIABLE_ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'toolResult', 'system']);
+const EMPTIABLE_ROLES: ReadonlySet<unknown> = new Set([
+  'user',
+  'assistant',
+  'toolResult',
+  'system',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -24,7 +24,8 @@ const tool = (name) => ({
   description: `The ${name} tool`,
   parameters: { type: 'object', properties: { path: { type: 'string' } } },
 });
-const user = (text) => sm.appendMessage({ role: 'user', content: [{ type: 'text', text }], timestamp: now() });
+const user = (text) =>
+  sm.appendMessage({ role: 'user', content: [{ type: 'text', text }], timestamp: now() });
 const assistant = (content, stopReason = 'stop', extra = {}) =>
   sm.appendMessage({
     role: 'assistant',
@@ -79,14 +80,16 @@ sm.appendMessage({
   timestamp: now(),
 });
 const u2 = user('second question');
-const a2 = assistant([text('Calling two.'), call('c2', 'read'), call('c3', 'write')], 'toolUse');
+assistant([text('Calling two.'), call('c2', 'read'), call('c3', 'write')], 'toolUse');
 const t2 = result('c2', 'read', 'a long output the user replaced');
 const t3 = result('c3', 'write', 'failed', true);
 sm.appendContextEdit(t2, { content: 'short output' });
 sm.appendContextEdit(u2, { content: 'second question, edited' });
 sm.appendContextEdit(t3, { content: [text('first replacement')] });
 sm.appendContextEdit(t3, null);
-assistant([], 'deferred', { deferred: { provider: 'arbor', modelId: 'arbor-demo', api: 'openai-completions', id: 'batch-1' } });
+assistant([], 'deferred', {
+  deferred: { provider: 'arbor', modelId: 'arbor-demo', api: 'openai-completions', id: 'batch-1' },
+});
 const cm = sm.appendCustomMessageEntry('ext.note', 'a note for the model', true, { n: 1 });
 sm.appendContextEdit(cm, { content: [text('the note, edited')] });
 sm.appendLabelChange(u1, 'start');
@@ -94,7 +97,14 @@ sm.appendSessionInfo('crafted\nsession');
 sm.appendCustomEntry('pi.virtual-model-state', { route: 'fast' });
 // A compaction keeping from the second question: the system patch before it is replaced by the
 // checkpoint, the edits inside the kept range still count.
-sm.appendCompaction('Summary of the start.', u2, 1234, { readFiles: [], modifiedFiles: [] }, false, usage(9));
+sm.appendCompaction(
+  'Summary of the start.',
+  u2,
+  1234,
+  { readFiles: [], modifiedFiles: [] },
+  false,
+  usage(9),
+);
 user('after compaction');
 const a3 = assistant([text('Fine.')]);
 sm.appendMessage({

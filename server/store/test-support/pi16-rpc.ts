@@ -15,6 +15,7 @@ export class Pi16Rpc {
   private readonly waiters: {
     test: (line: RpcLine) => boolean;
     resolve: (line: RpcLine) => void;
+    reject: (error: Error) => void;
   }[] = [];
   private buffer = '';
   private next = 0;
