@@ -96,6 +96,8 @@ export const ToolResultMessageSchema = z.looseObject({
   toolName: z.string(),
   content: z.array(z.discriminatedUnion('type', [TextContentSchema, ImageContentSchema])),
   details: z.unknown().optional(),
+  /** pi 1.6: usage of the tool's own model calls (counts in the cost, not in the context). */
+  usage: UsageSchema.optional(),
   /** pi writes it; absent reads as false. */
   isError: z.boolean().optional(),
   timestamp: z.number(),
