@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect } from 'vitest';
+import { sessionInfoOf } from '../session-listing.js';
 import { SessionStore } from '../session-store.js';
 import { readWithPi16, type Pi16Session } from './pi16-oracle.js';
 
@@ -22,6 +23,17 @@ function asJson(value: unknown): unknown {
 export async function expectSameAsPi16(file: string): Promise<Pi16Comparison> {
   const before = fs.readFileSync(file);
   const pi = await readWithPi16(file);
+  const info = await sessionInfoOf(file);
+  // pi's listing gives up on a file whose user message has null content; Arbor lists it all the same.
+  expect(info?.id).toBe(pi.sessionId);
+  if (pi.listing) {
+    expect({
+      id: info?.id,
+      name: info?.name,
+      messageCount: info?.messageCount,
+      firstMessage: info?.firstMessage,
+    }).toEqual(JSON.parse(JSON.stringify(pi.listing)));
+  }
   const store = SessionStore.openReadOnly(file);
   try {
     expect(store.sessionId).toBe(pi.sessionId);

@@ -1,6 +1,7 @@
 // Runs under pi 1.6's own Node (see pi16-oracle.ts): loads one session file with pi 1.6's
 // SessionManager and prints, as one JSON line, its header id, its leaf, its context at the leaf and
-// its context with every entry as leaf.
+// its context with every entry as leaf, and how its session listing shows the file.
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [piIndex, file] = process.argv.slice(2);
@@ -15,8 +16,19 @@ for (const entry of entries) {
   session.branch(entry.id);
   byEntry[entry.id] = session.buildSessionContext();
 }
+const listed = (await SessionManager.list(session.getCwd(), path.dirname(file))).find(
+  (info) => info.path === file,
+);
 process.stdout.write(
   JSON.stringify({
+    listing: listed
+      ? {
+          id: listed.id,
+          name: listed.name,
+          messageCount: listed.messageCount,
+          firstMessage: listed.firstMessage,
+        }
+      : null,
     sessionId: session.getSessionId(),
     leafId,
     entryIds: entries.map((entry) => entry.id),

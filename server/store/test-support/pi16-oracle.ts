@@ -33,7 +33,17 @@ const run = promisify(execFile);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PiContext = any;
 
+/** How pi 1.6's session listing (`SessionManager.list`) shows a file. */
+export interface Pi16Listing {
+  id: string;
+  name?: string;
+  messageCount: number;
+  firstMessage: string;
+}
+
 export interface Pi16Session {
+  /** The file in pi 1.6's listing (null when it lists it not). */
+  listing: Pi16Listing | null;
   /** The id pi 1.6 gives the session (its header's). */
   sessionId: string;
   leafId: string | null;
