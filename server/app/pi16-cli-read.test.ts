@@ -7,7 +7,7 @@ import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-
 import { sessionDirFor } from '../store/session-paths.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
-import { Pi16Rpc } from '../store/test-support/pi16-rpc.js';
+import { Pi16Rpc, type RpcEntry } from '../store/test-support/pi16-rpc.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -58,6 +58,7 @@ afterAll(async () => {
 });
 
 const MODEL = ['--provider', 'arbor', '--model', 'arbor-demo'];
+const TREE_EXTENSION = path.resolve('server/store/test-support/pi16-tree-extension.mjs');
 
 function sessionFiles(): string[] {
   const dir = sessionDirFor(server.dataDir, server.workspacePath);
@@ -144,6 +145,46 @@ describe('sessions the real pi 1.6 CLI writes, read by Arbor', () => {
           m.role === 'assistant' && m.stopReason === 'error',
       ),
     ).toBe(false);
+    await expectSnapshotHoldsEveryEntry(file, id);
+  });
+
+  it('RPC mode: labels and navigation with and without a summary (through an extension)', async () => {
+    const id = 'read.tree-1';
+    const rpc = new Pi16Rpc([...MODEL, '--session-id', id, '-e', TREE_EXTENSION], {
+      cwd: server.workspacePath,
+      agentDir: server.dataDir,
+    });
+    const users = (entries: RpcEntry[]) =>
+      entries.filter((e) => e.type === 'message' && e.message?.role === 'user');
+    try {
+      await rpc.prompt('tree one');
+      await rpc.prompt('tree two\n/tool read {"path":"a.txt"}');
+      const first = users((await rpc.entries()).entries)[0]!;
+      await rpc.slash(`/arbor-label ${first.id} the start`, (entries) =>
+        entries.some(
+          (e) => e.type === 'label' && e.targetId === first.id && e.label === 'the start',
+        ),
+      );
+      await rpc.slash('/arbor-label leaf', (entries) =>
+        entries.some((e) => e.type === 'label' && e.label === undefined),
+      );
+      // Back to the first answer without a summary, then a new branch.
+      const answer = (await rpc.entries()).entries.find((e) => e.parentId === first.id)!;
+      await rpc.slash(`/arbor-navigate ${answer.id}`, (_entries, leafId) => leafId === answer.id);
+      await rpc.prompt('tree three, another branch');
+      // Back again, leaving a summary of the branch that was left.
+      await rpc.slash(`/arbor-navigate ${answer.id} summary`, (entries) =>
+        entries.some((e) => e.type === 'branch_summary'),
+      );
+      await rpc.prompt('tree four, after the summary');
+    } finally {
+      await rpc.close();
+    }
+    const file = sessionFileOf(id);
+    const types = entryTypes(file);
+    expect(types).toContain('label');
+    expect(types).toContain('branch_summary');
+    await expectSameAsPi16(file);
     await expectSnapshotHoldsEveryEntry(file, id);
   });
 

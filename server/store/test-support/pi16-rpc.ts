@@ -9,6 +9,16 @@ import { PI16_CLI, PI16_NODE } from './pi16-oracle.js';
 
 type RpcLine = Record<string, unknown> & { type: string };
 
+/** An entry as pi's `get_entries` gives it. */
+export type RpcEntry = Record<string, unknown> & {
+  type: string;
+  id: string;
+  parentId: string | null;
+  message?: { role: string };
+  targetId?: string;
+  label?: string;
+};
+
 export class Pi16Rpc {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly seen: RpcLine[] = [];
@@ -83,6 +93,26 @@ export class Pi16Rpc {
     const from = this.seen.length;
     await this.command({ type: 'prompt', message });
     await this.wait((line) => line.type === 'agent_settled', from);
+  }
+
+  /** The session's entries and leaf, as pi has them now. */
+  async entries(): Promise<{ entries: RpcEntry[]; leafId: string | null }> {
+    const response = await this.command({ type: 'get_entries' });
+    return response.data as { entries: RpcEntry[]; leafId: string | null };
+  }
+
+  /**
+   * Runs an extension's slash command and waits until the session shows its effect (a command's
+   * response comes before its work is done).
+   */
+  async slash(text: string, done: (entries: RpcEntry[], leafId: string | null) => boolean) {
+    await this.command({ type: 'prompt', message: text });
+    for (let i = 0; i < 400; i++) {
+      const { entries, leafId } = await this.entries();
+      if (done(entries, leafId)) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`${text} had no effect; stderr: ${this.stderr}`);
   }
 
   close(): Promise<void> {
