@@ -136,7 +136,7 @@ export const ToolDeclarationSchema = z.looseObject({
  * pi 1.6's prompt and tool loadout, recorded in the transcript. The first one holds the base prompt
  * (`content`), every named section and every tool; a later one adds instructions, patches sections
  * by name (`null` removes one) and adds or removes tools. Replaying them in path order gives the
- * current prompt and tools (`currentSystemPrompt` in shared/system-prompt.ts).
+ * current prompt and tools (`currentSystemMessage` in shared/system-prompt.ts).
  */
 export const SystemMessageSchema = z.looseObject({
   role: z.literal('system'),

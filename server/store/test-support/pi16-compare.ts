@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect } from 'vitest';
 import { sessionInfoOf } from '../session-listing.js';
 import { SessionStore } from '../session-store.js';
+import { currentSystemMessage, systemMessageText } from '../../../shared/system-prompt.js';
 import { readWithPi16, type Pi16Session } from './pi16-oracle.js';
 
 /*
@@ -40,7 +41,11 @@ export async function expectSameAsPi16(file: string): Promise<Pi16Comparison> {
     expect(store.getLeafId()).toBe(pi.leafId);
     expect(asJson(store.buildSessionContext()), 'context at the leaf').toEqual(pi.context);
     for (const id of pi.entryIds) {
-      expect(asJson(store.buildSessionContext(id)), `context at ${id}`).toEqual(pi.byEntry[id]);
+      const context = store.buildSessionContext(id);
+      expect(asJson(context), `context at ${id}`).toEqual(pi.byEntry[id]);
+      const prompt = currentSystemMessage(context.messages);
+      expect(asJson(prompt ?? null), `prompt at ${id}`).toEqual(pi.promptByEntry[id]!.message);
+      expect(prompt ? systemMessageText(prompt) : '').toBe(pi.promptByEntry[id]!.text);
     }
     expect(store.openReport.badLines, 'unreadable lines').toEqual([]);
     const tree = store.getTree();

@@ -52,6 +52,8 @@ export interface Pi16Session {
   context: PiContext;
   /** `buildSessionContext()` with each entry as leaf. */
   byEntry: Record<string, PiContext>;
+  /** pi-ai's `getCurrentSystemMessage` (null: none) and `getCurrentSystemPrompt` there. */
+  promptByEntry: Record<string, { message: PiContext; text: string }>;
 }
 
 function privateAgentDir(): string {
