@@ -107,7 +107,8 @@ export const BashExecutionMessageSchema = z.looseObject({
   role: z.literal('bashExecution'),
   command: z.string(),
   output: z.string(),
-  exitCode: z.number().optional(),
+  /** Absent when cancelled; `null` in files written by hand or by older tools reads the same. */
+  exitCode: z.number().nullable().optional(),
   cancelled: z.boolean(),
   truncated: z.boolean(),
   fullOutputPath: z.string().optional(),

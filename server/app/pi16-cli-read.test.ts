@@ -62,6 +62,7 @@ const TREE_EXTENSION = path.resolve('server/store/test-support/pi16-tree-extensi
 
 function sessionFiles(): string[] {
   const dir = sessionDirFor(server.dataDir, server.workspacePath);
+  if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).map((name) => path.join(dir, name));
 }
 
@@ -198,6 +199,7 @@ describe('sessions the real pi 1.6 CLI writes, read by Arbor', () => {
     try {
       await rpc.prompt('rpc one\n/tool read {"path":"a.txt"}');
       await rpc.command({ type: 'set_session_name', name: 'rpc session' });
+      await rpc.command({ type: 'bash', command: 'echo from-rpc-bash' });
       await rpc.prompt('rpc two\n/tool bash {"command":"echo two"}');
       await rpc.prompt('rpc three\n/fail 503');
       await rpc.command({ type: 'compact' });
@@ -214,6 +216,7 @@ describe('sessions the real pi 1.6 CLI writes, read by Arbor', () => {
     const file = sessionFileOf(id);
     const types = entryTypes(file);
     expect(types).toContain('compaction');
+    expect(types).toContain('message:bashExecution');
     expect(types).toContain('context_edit');
     expect(types).toContain('message:system');
     expect(fs.readFileSync(file, 'utf8')).toContain('"systemMessage":{');
