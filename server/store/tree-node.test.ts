@@ -25,7 +25,7 @@ describe("tree nodes of pi 1.6's entries", () => {
           timestamp: 1,
         },
       }),
-    ).toBe('System: sections preamble, tools · tools +read +bash');
+    ).toBe('System: 2 sections, 2 tools · preamble, tools · +read +bash');
     expect(
       preview({
         ...base('s2', 'message'),
@@ -37,7 +37,7 @@ describe("tree nodes of pi 1.6's entries", () => {
           timestamp: 2,
         },
       }),
-    ).toBe('System: sections −old · tools −bash · Be brief.');
+    ).toBe('System: 1 section removed, 1 tool removed · −old · −bash · Be brief.');
     expect(
       preview({ ...base('s3', 'message'), message: { role: 'system', content: '', timestamp: 3 } }),
     ).toBe('System: (empty)');

@@ -84,22 +84,29 @@ function userContentText(content: UserContent): string {
   return parts.join(' ');
 }
 
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /**
- * What a system message (pi 1.6's prompt and tool loadout) says in a line: the first one its
- * sections and tools, a later one what it changes (`+` added, `−` removed), then its text.
+ * What a system message (pi 1.6's prompt and tool loadout) says in a line, counts first so that
+ * they survive the preview's cut: `System: 5 sections, 7 tools · preamble, tools, … · +read +bash
+ * … · text`; a patch counts and names what it changes (`−` for what it removes).
  */
 export function systemMessageSummary(message: SystemMessage): string {
-  const parts: string[] = [];
   const sections = Object.entries(message.sections ?? {});
   const set = sections.filter(([, text]) => text !== null).map(([name]) => name);
-  const removed = sections.filter(([, text]) => text === null).map(([name]) => `−${name}`);
-  if (set.length > 0 || removed.length > 0)
-    parts.push(`sections ${[...set, ...removed].join(', ')}`);
-  const tools = [
-    ...(message.toolsAdded ?? []).map((tool) => `+${tool.name}`),
-    ...(message.toolsRemoved ?? []).map((tool) => `−${tool.name}`),
-  ];
-  if (tools.length > 0) parts.push(`tools ${tools.join(' ')}`);
+  const dropped = sections.filter(([, text]) => text === null).map(([name]) => `−${name}`);
+  const added = (message.toolsAdded ?? []).map((tool) => `+${tool.name}`);
+  const removed = (message.toolsRemoved ?? []).map((tool) => `−${tool.name}`);
+  const counts: string[] = [];
+  if (set.length > 0) counts.push(counted(set.length, 'section'));
+  if (dropped.length > 0) counts.push(`${counted(dropped.length, 'section')} removed`);
+  if (added.length > 0) counts.push(counted(added.length, 'tool'));
+  if (removed.length > 0) counts.push(`${counted(removed.length, 'tool')} removed`);
+  const parts = counts.length > 0 ? [counts.join(', ')] : [];
+  if (sections.length > 0) parts.push([...set, ...dropped].join(', '));
+  if (added.length + removed.length > 0) parts.push([...added, ...removed].join(' '));
   const text =
     typeof message.content === 'string' ? message.content : userContentText(message.content);
   if (text.trim()) parts.push(text);

@@ -125,7 +125,7 @@ describe('sessionToGraph', () => {
 
   it("folds pi 1.6's usage and virtual-model entries away and draws system messages and edits", () => {
     const tree = chain(null, [
-      { id: 's1', role: 'system', preview: 'System: sections preamble · tools +read' },
+      { id: 's1', role: 'system', preview: 'System: 1 section, 1 tool · preamble · +read' },
       { id: 'u1', role: 'user' },
       { id: 'g1', type: 'usage', preview: 'cache_warm: arbor/arbor-demo, 14 tokens' },
       { id: 'v1', type: 'custom', preview: 'pi.virtual-model-state' },
