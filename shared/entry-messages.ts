@@ -7,6 +7,7 @@ import type {
 import type {
   BranchSummaryEntry,
   CompactionEntry,
+  ContextEditEntry,
   CustomMessageEntry,
   SessionEntry,
 } from './session-entries.js';
@@ -70,4 +71,79 @@ export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
     default:
       return undefined;
   }
+}
+
+/*
+ * The model's view of an entry, pi 1.6's `sessionEntryToContextMessages` and `projectContextEntry`
+ * rule for rule. Times are pi's (`new Date(iso).getTime()`, NaN for a time that does not parse),
+ * so a context equals pi's exactly.
+ */
+
+function piTime(timestamp: string): number {
+  return new Date(timestamp).getTime();
+}
+
+/**
+ * The messages one entry of a context contributes: a message as it is, a custom message, a branch
+ * summary with a summary, a compaction's checkpoint (pi 1.6's `systemMessage`) and summary;
+ * nothing for settings and bookkeeping entries.
+ */
+export function contextMessagesOfEntry(entry: SessionEntry): AgentMessage[] {
+  switch (entry.type) {
+    case 'message':
+      return [entry.message];
+    case 'custom_message':
+      return [{ ...customMessageFromEntry(entry), timestamp: piTime(entry.timestamp) }];
+    case 'branch_summary':
+      return entry.summary
+        ? [{ ...branchSummaryMessageFromEntry(entry), timestamp: piTime(entry.timestamp) }]
+        : [];
+    case 'compaction': {
+      const summary = {
+        ...compactionSummaryMessageFromEntry(entry),
+        timestamp: piTime(entry.timestamp),
+      };
+      return entry.systemMessage ? [entry.systemMessage, summary] : [summary];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * An entry's messages after the context edit that applies to it on the active path: `null` omits
+ * them all; a replacement sets the content of each user, assistant, tool-result and custom
+ * message (a string becomes one text block for an assistant or a tool result), other roles stay.
+ */
+export function projectContextEntry(
+  entry: SessionEntry,
+  edit: ContextEditEntry | undefined,
+): AgentMessage[] {
+  const messages = contextMessagesOfEntry(entry);
+  if (!edit) return messages;
+  const replacement = edit.replacement;
+  if (replacement === null) return [];
+  return messages.map((message): AgentMessage => {
+    switch (message.role) {
+      case 'assistant': {
+        const content =
+          typeof replacement.content === 'string'
+            ? [{ type: 'text' as const, text: replacement.content }]
+            : replacement.content;
+        return { ...message, content: content as typeof message.content };
+      }
+      case 'toolResult': {
+        const content =
+          typeof replacement.content === 'string'
+            ? [{ type: 'text' as const, text: replacement.content }]
+            : replacement.content;
+        return { ...message, content: content as typeof message.content };
+      }
+      case 'user':
+      case 'custom':
+        return { ...message, content: replacement.content as typeof message.content };
+      default:
+        return message;
+    }
+  });
 }

@@ -56,12 +56,24 @@ export const UsageSchema = z.looseObject({
   cost: CostSchema.optional(),
 });
 
+/** The stop reasons Arbor writes. */
 export const StopReasonSchema = z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']);
+
+/**
+ * A stop reason as read from a file: Arbor's own, pi 1.6's `deferred`, or any other string a newer
+ * pi writes (pi keeps such messages in the context, so Arbor does too).
+ */
+export const StoredStopReasonSchema = z.union([
+  StopReasonSchema,
+  z.literal('deferred'),
+  z.string().min(1),
+]);
 
 export const UserMessageSchema = z.looseObject({
   role: z.literal('user'),
   content: UserContentSchema,
-  timestamp: z.number(),
+  /** pi writes it; pi also reads messages without it (hand-written and old files). */
+  timestamp: z.number().optional(),
 });
 
 export const AssistantMessageSchema = z.looseObject({
@@ -73,7 +85,7 @@ export const AssistantMessageSchema = z.looseObject({
   provider: z.string(),
   model: z.string(),
   usage: UsageSchema,
-  stopReason: StopReasonSchema,
+  stopReason: StoredStopReasonSchema,
   errorMessage: z.string().optional(),
   timestamp: z.number(),
 });
@@ -84,7 +96,10 @@ export const ToolResultMessageSchema = z.looseObject({
   toolName: z.string(),
   content: z.array(z.discriminatedUnion('type', [TextContentSchema, ImageContentSchema])),
   details: z.unknown().optional(),
-  isError: z.boolean(),
+  /** pi 1.6: usage of the tool's own model calls (counts in the cost, not in the context). */
+  usage: UsageSchema.optional(),
+  /** pi writes it; absent reads as false. */
+  isError: z.boolean().optional(),
   timestamp: z.number(),
 });
 
@@ -92,7 +107,8 @@ export const BashExecutionMessageSchema = z.looseObject({
   role: z.literal('bashExecution'),
   command: z.string(),
   output: z.string(),
-  exitCode: z.number().optional(),
+  /** Absent when cancelled; `null` in files written by hand or by older tools reads the same. */
+  exitCode: z.number().nullable().optional(),
   cancelled: z.boolean(),
   truncated: z.boolean(),
   fullOutputPath: z.string().optional(),
@@ -104,8 +120,31 @@ export const CustomMessageSchema = z.looseObject({
   role: z.literal('custom'),
   customType: z.string(),
   content: UserContentSchema,
-  display: z.boolean(),
+  /** pi writes it; absent reads as not displayed. */
+  display: z.boolean().optional(),
   details: z.unknown().optional(),
+  timestamp: z.number(),
+});
+
+/** A tool as a system message declares it (pi-ai's `Tool` without its executable parts). */
+export const ToolDeclarationSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  parameters: z.unknown().optional(),
+});
+
+/**
+ * pi 1.6's prompt and tool loadout, recorded in the transcript. The first one holds the base prompt
+ * (`content`), every named section and every tool; a later one adds instructions, patches sections
+ * by name (`null` removes one) and adds or removes tools. Replaying them in path order gives the
+ * current prompt and tools (`currentSystemMessage` in shared/system-prompt.ts).
+ */
+export const SystemMessageSchema = z.looseObject({
+  role: z.literal('system'),
+  content: z.union([z.string(), z.array(TextContentSchema)]),
+  sections: z.record(z.string(), z.string().nullable()).optional(),
+  toolsAdded: z.array(ToolDeclarationSchema).optional(),
+  toolsRemoved: z.array(z.looseObject({ name: z.string() })).optional(),
   timestamp: z.number(),
 });
 
@@ -129,6 +168,7 @@ export const CompactionSummaryMessageSchema = z.looseObject({
 export const HookMessageSchema = CustomMessageSchema.extend({ role: z.literal('hookMessage') });
 
 export const AgentMessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
   UserMessageSchema,
   AssistantMessageSchema,
   ToolResultMessageSchema,
@@ -146,6 +186,9 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type UserContent = z.infer<typeof UserContentSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
 export type StopReason = z.infer<typeof StopReasonSchema>;
+export type StoredStopReason = z.infer<typeof StoredStopReasonSchema>;
+export type ToolDeclaration = z.infer<typeof ToolDeclarationSchema>;
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 export type UserMessage = z.infer<typeof UserMessageSchema>;
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;

@@ -113,7 +113,15 @@ const sessionCommand = <T extends string, S extends z.ZodRawShape>(type: T, shap
 const PromptTextSchema = z.string().max(1_000_000);
 const ImagesSchema = z.array(ImageContentSchema).max(16);
 
-export const ThinkingLevelNameSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+export const ThinkingLevelNameSchema = z.enum([
+  'off',
+  'minimal',
+  'low',
+  'medium',
+  'high',
+  'xhigh',
+  'max',
+]);
 
 export const SubscribeSchema = sessionCommand('subscribe', {
   /** When given and the server still holds every later event, those are replayed instead of a snapshot. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AgentMessageSchema, UserContentSchema } from './messages.js';
+import {
+  AgentMessageSchema,
+  AssistantMessageSchema,
+  SystemMessageSchema,
+  UsageSchema,
+  UserContentSchema,
+} from './messages.js';
 
 /*
  * The lines of a pi session file, version 3. One header line, then entries that form a tree by
@@ -32,7 +38,15 @@ export const MessageEntrySchema = z.looseObject({
   message: AgentMessageSchema,
 });
 
-export const ThinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+export const ThinkingLevelSchema = z.enum([
+  'off',
+  'minimal',
+  'low',
+  'medium',
+  'high',
+  'xhigh',
+  'max',
+]);
 
 export const ThinkingLevelChangeEntrySchema = z.looseObject({
   type: z.literal('thinking_level_change'),
@@ -56,20 +70,29 @@ export const CompactionEntrySchema = z.looseObject({
   type: z.literal('compaction'),
   ...entryBase,
   summary: z.string(),
-  firstKeptEntryId: z.string(),
+  /**
+   * The first entry the compaction keeps; its own id keeps none (pi 1.6). Absent in a v1 file
+   * whose `firstKeptEntryIndex` pointed at the header or past the end: then none is kept either.
+   */
+  firstKeptEntryId: z.string().optional(),
   tokensBefore: z.number(),
   details: z.unknown().optional(),
   fromHook: z.boolean().optional(),
+  /** pi 1.6: the replayed prompt and tools at the boundary, first in the context after it. */
+  systemMessage: SystemMessageSchema.optional(),
+  /** pi 1.6: usage of the summary call (counts in the session's cost). */
+  usage: UsageSchema.optional(),
 });
 
 export const BranchSummaryEntrySchema = z.looseObject({
   type: z.literal('branch_summary'),
   ...entryBase,
-  /** The branch point (the new parent), or the literal "root". */
+  /** pi 0.73: the branch point (the new parent), or "root"; pi 1.6: the leaf that was left. */
   fromId: z.string(),
   summary: z.string(),
   details: z.unknown().optional(),
   fromHook: z.boolean().optional(),
+  usage: UsageSchema.optional(),
 });
 
 export const CustomEntrySchema = z.looseObject({
@@ -84,8 +107,36 @@ export const CustomMessageEntrySchema = z.looseObject({
   ...entryBase,
   customType: z.string(),
   content: UserContentSchema,
-  display: z.boolean(),
+  /** pi writes it; absent reads as not displayed. */
+  display: z.boolean().optional(),
   details: z.unknown().optional(),
+});
+
+/**
+ * pi 1.6: an append-only change to an earlier entry's part of the model's context, on this
+ * branch only. `null` omits the target; `{content}` replaces only its content. The target stays
+ * as it was in the file, the chat and the cost totals.
+ */
+export const ContextEditEntrySchema = z.looseObject({
+  type: z.literal('context_edit'),
+  ...entryBase,
+  targetId: z.string(),
+  replacement: z
+    .looseObject({
+      content: z.union([UserContentSchema, AssistantMessageSchema.shape.content]),
+    })
+    .nullable(),
+});
+
+/** pi 1.6: usage outside a model reply (e.g. `cache_warm`); counts in cost, not in the context. */
+export const UsageEntrySchema = z.looseObject({
+  type: z.literal('usage'),
+  ...entryBase,
+  kind: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  usage: UsageSchema,
+  note: z.string().optional(),
 });
 
 export const LabelEntrySchema = z.looseObject({
@@ -112,6 +163,8 @@ export const SessionEntrySchema = z.discriminatedUnion('type', [
   CustomMessageEntrySchema,
   LabelEntrySchema,
   SessionInfoEntrySchema,
+  ContextEditEntrySchema,
+  UsageEntrySchema,
 ]);
 
 export type SessionHeader = z.infer<typeof SessionHeaderSchema>;
@@ -126,6 +179,8 @@ export type CustomEntry = z.infer<typeof CustomEntrySchema>;
 export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
 export type LabelEntry = z.infer<typeof LabelEntrySchema>;
 export type SessionInfoEntry = z.infer<typeof SessionInfoEntrySchema>;
+export type ContextEditEntry = z.infer<typeof ContextEditEntrySchema>;
+export type UsageEntry = z.infer<typeof UsageEntrySchema>;
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 export type SessionEntryType = SessionEntry['type'];
 

@@ -1,4 +1,4 @@
-import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
+import type { AgentMessage, AssistantMessage, Usage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import {
   calculateContextTokens,
@@ -53,12 +53,27 @@ export function contextUsage(
   };
 }
 
-/** USD spent by the assistant messages on the active path. */
+/**
+ * USD spent on the active path, counted as pi 1.6 counts a session's cost: assistant replies,
+ * `usage` entries (cache warming and the like), tools' own model calls, and the calls that wrote
+ * compaction and branch summaries.
+ */
 export function pathCost(branch: SessionEntry[]): number {
   let total = 0;
-  for (const entry of branch) {
-    if (entry.type !== 'message' || entry.message.role !== 'assistant') continue;
-    total += (entry.message as AssistantMessage).usage.cost?.total ?? 0;
-  }
+  for (const entry of branch) total += entryUsage(entry)?.cost?.total ?? 0;
   return total;
+}
+
+function entryUsage(entry: SessionEntry): Usage | undefined {
+  switch (entry.type) {
+    case 'message':
+      if (entry.message.role === 'assistant') return (entry.message as AssistantMessage).usage;
+      return entry.message.role === 'toolResult' ? entry.message.usage : undefined;
+    case 'usage':
+    case 'compaction':
+    case 'branch_summary':
+      return entry.usage;
+    default:
+      return undefined;
+  }
 }

@@ -162,7 +162,7 @@ describe('compaction in a live session', () => {
     if (compaction?.type !== 'compaction') return;
     expect(compaction.summary).toContain('**Turn Context (split turn):**');
     expect(compaction.summary).toContain('> read it three times\n> /tool read');
-    const kept = h.store.getEntry(compaction.firstKeptEntryId);
+    const kept = h.store.getEntry(compaction.firstKeptEntryId!);
     expect(kept?.type === 'message' && kept.message.role).toBe('assistant');
     for (const call of h.calls) expect(call.promptTokens).toBeLessThanOrEqual(4000);
     expect(h.calls.every((c) => c.stopReason !== 'error')).toBe(true);

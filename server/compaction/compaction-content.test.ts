@@ -91,7 +91,7 @@ describe('manual compaction', () => {
     expect(entry.summary).toMatch(/<modified-files>\nsrc\/task0-1\.ts/);
     expect(entry.details).toEqual(result.details);
     // The kept part starts at a message, never at a tool result.
-    const kept = store.getEntry(entry.firstKeptEntryId);
+    const kept = store.getEntry(entry.firstKeptEntryId!);
     expect(kept?.type === 'message' && kept.message.role !== 'toolResult').toBe(true);
     // The latest summarised request is in the summary in full (the demo keeps only first lines).
     const branch = store.getBranch();

@@ -27,7 +27,7 @@ export class ContextSizer {
       const message = messages[i];
       const usage = message ? validAssistantUsage(message) : undefined;
       if (!message || !usage) continue;
-      if (summaryTime !== undefined && message.timestamp <= summaryTime) break;
+      if (summaryTime !== undefined && (message.timestamp ?? 0) <= summaryTime) break;
       const used = calculateContextTokens(usage);
       const before = await sumEstimates(messages, 0, i);
       this.overheadTokens = Math.max(0, used - estimateTokens(message) - before);

@@ -8,8 +8,9 @@ import type { SessionEntry } from '../../shared/session-entries.js';
 
 /*
  * How entries of a path become the input of a summary, in the two flavours pi uses: a compaction
- * summary's and a branch summary's. (The context a model sees is the store's
- * `buildSessionContext`.)
+ * summary's and a branch summary's. System messages (pi 1.6's prompt and tools) are never part of
+ * it. (The context a model sees is the store's `buildSessionContext`, from the rule in
+ * shared/entry-messages.ts.)
  */
 
 /**
@@ -20,7 +21,7 @@ import type { SessionEntry } from '../../shared/session-entries.js';
 export function compactionInputMessage(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case 'message':
-      return entry.message;
+      return entry.message.role === 'system' ? undefined : entry.message;
     case 'custom_message':
       return customMessageFromEntry(entry);
     case 'branch_summary':
@@ -37,7 +38,9 @@ export function compactionInputMessage(entry: SessionEntry): AgentMessage | unde
 export function branchSummaryInputMessage(entry: SessionEntry): AgentMessage | undefined {
   switch (entry.type) {
     case 'message':
-      return entry.message.role === 'toolResult' ? undefined : entry.message;
+      return entry.message.role === 'toolResult' || entry.message.role === 'system'
+        ? undefined
+        : entry.message;
     case 'custom_message':
       return customMessageFromEntry(entry);
     case 'branch_summary':

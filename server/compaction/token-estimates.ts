@@ -42,6 +42,16 @@ export function estimateTokens(message: AgentMessage): number {
 /** Characters that `estimateTokens` counts for a message. */
 export function messageChars(message: AgentMessage): number {
   switch (message.role) {
+    case 'system': {
+      // pi 1.6: the text, every section and the added tools' declarations as JSON.
+      let chars =
+        typeof message.content === 'string'
+          ? message.content.length
+          : message.content.reduce((sum, block) => sum + block.text.length, 0);
+      for (const section of Object.values(message.sections ?? {})) chars += section?.length ?? 0;
+      if (message.toolsAdded) chars += JSON.stringify(message.toolsAdded).length;
+      return chars;
+    }
     case 'user': {
       if (typeof message.content === 'string') return message.content.length;
       let chars = 0;

@@ -174,7 +174,7 @@ describe('model catalog', () => {
   it.each([
     [{ id: 'gpt-4o', input: ['image'] }, /models\.0\.input: must include "text"/],
     [{ id: 'gpt-4o', input: ['audio'] }, /models\.0\.input\.0/],
-    [{ id: 'gpt-5', thinkingLevelMap: { max: 'max' } }, /models\.0\.thinkingLevelMap/],
+    [{ id: 'gpt-5', thinkingLevelMap: { ultra: 'max' } }, /models\.0\.thinkingLevelMap/],
     [{ id: 'gpt-5', thinkingLevelMap: { high: 3 } }, /models\.0\.thinkingLevelMap\.high/],
   ])('refuses a bad capability entry %j with a message naming the field', (entry, message) => {
     const dir = dataDir({ models: [entry] });

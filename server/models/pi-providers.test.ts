@@ -106,8 +106,8 @@ describe("pi's models.json (providers)", () => {
     expect(catalog.get('qwen3:32b')).toMatchObject({
       name: 'Qwen 3 32B',
       reasoning: true,
-      // "max" is not a level Arbor offers; the levels it knows are kept.
-      thinkingLevelMap: { off: null, high: 'high' },
+      // pi 1.6's "max" is kept with the other levels (decision 061).
+      thinkingLevelMap: { off: null, high: 'high', max: 'max' },
       input: ['text', 'image'],
       contextWindow: 40_960,
       maxOutputTokens: 8192,
@@ -277,9 +277,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
         );
         continue;
       }
-      const levels = Object.entries(theirs!.thinkingLevelMap ?? {}).filter(
-        ([level]) => level !== 'max',
-      );
+      const levels = Object.entries(theirs!.thinkingLevelMap ?? {});
       expect(ours, `${provider}/${id}`).toEqual({
         id,
         provider,

@@ -101,7 +101,7 @@ function isUrl(value: string): boolean {
   }
 }
 
-/** pi's thinking map, keeping the levels Arbor knows (a level Arbor lacks is not offered). */
+/** pi's thinking map, keeping the levels Arbor knows (pi 1.6's, `max` included; others are not offered). */
 function thinkingMap(map: Record<string, string | null> | undefined): ThinkingLevelMap | undefined {
   if (!map) return undefined;
   const known = Object.entries(map).filter(

@@ -86,6 +86,18 @@ describe('thinking levels per model', () => {
     );
   });
 
+  it("pi 1.6's max, as pi 1.6: offered only where named, else the nearest level below", () => {
+    expect(supportedThinkingLevels(model())).not.toContain('max');
+    expect(clampThinkingLevel(model(), 'max')).toBe('high');
+    expect(clampThinkingLevel(model({ thinkingLevelMap: { xhigh: 'xhigh' } }), 'max')).toBe(
+      'xhigh',
+    );
+    const withMax = model({ thinkingLevelMap: { max: 'max' } });
+    expect(supportedThinkingLevels(withMax).at(-1)).toBe('max');
+    expect(clampThinkingLevel(withMax, 'max')).toBe('max');
+    expect(reasoningEffortFor(withMax, 'max')).toBe('max');
+  });
+
   it('a model that always reasons turns off into its lowest level', () => {
     const gpt5 = model({ thinkingLevelMap: { off: null } });
     expect(clampThinkingLevel(gpt5, 'off')).toBe('minimal');
@@ -104,7 +116,8 @@ describe('thinking levels per model', () => {
         const info = model({ reasoning, ...(map ? { thinkingLevelMap: map } : {}) });
         const pi = asPiModel(info);
         expect(supportedThinkingLevels(info)).toEqual(piSupportedThinkingLevels(pi));
-        for (const level of THINKING_LEVELS)
+        // pi 0.73 knows no "max" (pi 1.6's level above "xhigh"; none of these maps names it).
+        for (const level of THINKING_LEVELS.filter((l) => l !== 'max'))
           expect(clampThinkingLevel(info, level)).toBe(piClampThinkingLevel(pi, level));
       }
     },

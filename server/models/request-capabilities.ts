@@ -16,13 +16,13 @@ import type { ModelInfo } from './model-catalog.js';
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ThinkingLevelSchema.options;
 
-/** The levels a model can be asked for, in order from "off" to "xhigh". */
+/** The levels a model can be asked for, in order from "off" to "max" (pi 1.6's order). */
 export function supportedThinkingLevels(model: ModelInfo): ThinkingLevel[] {
   if (!model.reasoning) return ['off'];
   return THINKING_LEVELS.filter((level) => {
     const mapped = model.thinkingLevelMap?.[level];
     if (mapped === null) return false;
-    return level === 'xhigh' ? mapped !== undefined : true;
+    return level === 'xhigh' || level === 'max' ? mapped !== undefined : true;
   });
 }
 

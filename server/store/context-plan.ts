@@ -1,5 +1,10 @@
 import type { SessionEntry } from '../../shared/session-entries.js';
-import { emitsMessage, planFromPath, type ContextPlan } from './session-context.js';
+import {
+  emitsMessage,
+  keptBeforeCompaction,
+  planFromPath,
+  type ContextPlan,
+} from './session-context.js';
 import type { EntryRecord, SessionIndex } from './session-index.js';
 
 /**
@@ -7,7 +12,8 @@ import type { EntryRecord, SessionIndex } from './session-index.js';
  * ancestry gives the last compaction, thinking change and model source, so only the stretch from
  * the compaction's first kept entry to the leaf is walked, not the whole path to the root. Falls
  * back to the plain walk where the shortcut could differ from pi (duplicate ids, an unreadable
- * compaction).
+ * compaction) or from itself (on a file with a parent cycle the cached ancestry depends on which
+ * entry was asked for first; the plain walk from the leaf does not).
  */
 export function planFromAncestry(
   index: SessionIndex,
@@ -16,7 +22,7 @@ export function planFromAncestry(
 ): ContextPlan<EntryRecord> {
   const leaf = index.byId.get(leafId);
   const byPath = () => planFromPath(index.pathTo(leafId), load);
-  if (!leaf || index.duplicateIds.length > 0) return byPath();
+  if (!leaf || index.duplicateIds.length > 0 || index.hasCycles) return byPath();
   index.ancestry(leaf);
   const compactionRecord = leaf.compaction;
   const compactionBody = compactionRecord ? load(compactionRecord) : undefined;
@@ -32,7 +38,7 @@ export function planFromAncestry(
   if (compactionRecord && compaction) {
     let found = false;
     for (let r = index.parentOf(compactionRecord); r; r = index.parentOf(r)) {
-      if (emitsMessage(r.type)) before.push(r);
+      if (keptBeforeCompaction(r)) before.push(r);
       if (r.id === compaction.firstKeptEntryId) {
         found = true;
         break;

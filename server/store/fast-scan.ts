@@ -1,5 +1,6 @@
 import type { TreeNode } from '../../shared/session-entries.js';
 import { PreviewBuilder } from './preview-builder.js';
+import { ARBOR_STOP_REASONS } from './tree-node.js';
 
 /*
  * The skeleton of a `message` line without JSON.parse. pi and Arbor write message entries as
@@ -165,6 +166,7 @@ export function scanMessageLine(
       const stopEnd = plainEnd(bytes, stop + STOP_REASON.length);
       if (stopEnd === -1) return undefined;
       const stopReason = bytes.toString('latin1', stop + STOP_REASON.length, stopEnd);
+      if (!ARBOR_STOP_REASONS.has(stopReason)) return undefined;
       const names: string[] = [];
       let call = bytes.indexOf(TOOL_CALL, body);
       while (call !== -1 && call < stop) {

@@ -1,14 +1,27 @@
+import { projectContextEntry } from '../../shared/entry-messages.js';
 import type { AgentMessage } from '../../shared/messages.js';
 import type {
   CompactionEntry,
+  ContextEditEntry,
   SessionContext,
   SessionEntry,
 } from '../../shared/session-entries.js';
 
 /*
- * pi's `buildSessionContext`, rule for rule (pi-session-format.md §3.4), written so that the store
- * can run it over the skeleton and read only the bodies the result needs: the last compaction, the
- * entries it keeps, the entries after it, the last thinking level and the last model source.
+ * pi 1.6's `buildSessionContext` (its `buildSessionProjection`), rule for rule, written so that the
+ * store can run it over the skeleton and read only the bodies the result needs: the last
+ * compaction, the entries it keeps, the entries after it, the last thinking level and the last
+ * model source. Files of pi 0.73 hold none of 1.6's entries, and for them this gives 0.73's
+ * context.
+ *
+ * - The path runs from a root to the leaf; its last compaction starts the context with its
+ *   checkpoint (`systemMessage`) and summary, then the entries from its `firstKeptEntryId` up to
+ *   it (system messages left out: the checkpoint replaces them; none when the id is its own or is
+ *   not on the path), then every entry after it.
+ * - A `context_edit` among those entries changes its target's part: the latest one per target
+ *   wins; edits elsewhere (another branch, before the kept range) do not count.
+ * - Thinking level and model come from the whole path (the last thinking_level_change; the last
+ *   model_change or assistant message).
  */
 
 /** What the algorithm needs to know about a path element before reading its body. */
@@ -26,7 +39,7 @@ export interface ContextPlan<T> {
   model?: T;
   /** The last compaction on the path (already read). */
   compaction?: CompactionEntry;
-  /** The elements whose messages are emitted, in order. */
+  /** The elements that contribute messages or edits, in path order. */
   emitted: T[];
 }
 
@@ -34,9 +47,19 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: 'off', model: null };
 }
 
-/** True for entry types that put a message in the context. */
+/** True for entry types that can change the context: messages, and the edits of messages. */
 export function emitsMessage(type: string): boolean {
-  return type === 'message' || type === 'custom_message' || type === 'branch_summary';
+  return (
+    type === 'message' ||
+    type === 'custom_message' ||
+    type === 'branch_summary' ||
+    type === 'context_edit'
+  );
+}
+
+/** True for what a compaction keeps from before itself: not system messages (its checkpoint). */
+export function keptBeforeCompaction(item: PathItem): boolean {
+  return emitsMessage(item.type) && !(item.type === 'message' && item.role === 'system');
 }
 
 /** pi's plan for a root-first `path`. */
@@ -62,7 +85,7 @@ export function planFromPath<T extends PathItem>(
     for (let i = 0; i < compactionIndex; i++) {
       const item = path[i]!;
       if (item.id === compaction.firstKeptEntryId) kept = true;
-      if (kept && emitsMessage(item.type)) emitted.push(item);
+      if (kept && keptBeforeCompaction(item)) emitted.push(item);
     }
     for (let i = compactionIndex + 1; i < path.length; i++) {
       if (emitsMessage(path[i]!.type)) emitted.push(path[i]!);
@@ -95,14 +118,29 @@ export function contextFromPlan<T>(
     model = { provider: modelEntry.message.provider, modelId: modelEntry.message.model };
   }
 
-  const messages: AgentMessage[] = [];
-  if (plan.compaction) messages.push(compactionSummaryMessage(plan.compaction));
   prefetch?.(plan.emitted);
+  const entries: SessionEntry[] = [];
   for (const item of plan.emitted) {
     const entry = load(item);
-    if (entry) pushEntryMessage(messages, entry);
+    if (entry) entries.push(entry);
   }
-  return { messages, thinkingLevel, model };
+  return { messages: projectEntries(plan.compaction, entries), thinkingLevel, model };
+}
+
+/**
+ * The messages of a compaction (or none) and the entries that follow it in the context, each
+ * after the latest edit of it among them (pi 1.6's projection).
+ */
+export function projectEntries(
+  compaction: CompactionEntry | undefined,
+  entries: readonly SessionEntry[],
+): AgentMessage[] {
+  const edits = new Map<string, ContextEditEntry>();
+  for (const entry of entries) if (entry.type === 'context_edit') edits.set(entry.targetId, entry);
+  const messages: AgentMessage[] = [];
+  if (compaction) messages.push(...projectContextEntry(compaction, edits.get(compaction.id)));
+  for (const entry of entries) messages.push(...projectContextEntry(entry, edits.get(entry.id)));
+  return messages;
 }
 
 /** pi's context for a root-first `path`. */
@@ -114,45 +152,10 @@ export function contextFromPath<T extends PathItem>(
   return contextFromPlan(planFromPath(path, load), load, prefetch);
 }
 
-function isoToMillis(timestamp: string): number {
-  return new Date(timestamp).getTime();
-}
-
-function pushEntryMessage(messages: AgentMessage[], entry: SessionEntry): void {
-  if (entry.type === 'message') {
-    messages.push(entry.message);
-  } else if (entry.type === 'custom_message') {
-    messages.push({
-      role: 'custom',
-      customType: entry.customType,
-      content: entry.content,
-      display: entry.display,
-      details: entry.details,
-      timestamp: isoToMillis(entry.timestamp),
-    });
-  } else if (entry.type === 'branch_summary' && entry.summary) {
-    messages.push({
-      role: 'branchSummary',
-      summary: entry.summary,
-      fromId: entry.fromId,
-      timestamp: isoToMillis(entry.timestamp),
-    });
-  }
-}
-
-function compactionSummaryMessage(entry: CompactionEntry): AgentMessage {
-  return {
-    role: 'compactionSummary',
-    summary: entry.summary,
-    tokensBefore: entry.tokensBefore,
-    timestamp: isoToMillis(entry.timestamp),
-  };
-}
-
 /**
  * The pure form over whole entries (file order), for callers that hold every entry: the leaf
  * rules are pi's — `null` gives the empty context, an unknown or absent leaf falls back to the
- * last entry in file order.
+ * last entry in file order. A parent cycle ends the path where an entry would repeat.
  */
 export function buildSessionContextFromEntries(
   entries: readonly SessionEntry[],

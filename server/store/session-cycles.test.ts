@@ -56,3 +56,45 @@ it('draws the entries of a parent cycle as roots, so the tree encodes and decode
     store.close();
   }
 });
+
+it('gives the context at an entry of a cycle whatever was asked before (no cached ancestry)', () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-cycle-'));
+  const file = path.join(dir, 'cycle.jsonl');
+  const header = { type: 'session', version: 3, id: 'c2', timestamp: TIME, cwd: dir };
+  const lines = [
+    JSON.stringify(header),
+    user('aaaa0001', 'cccc0003'),
+    user('bbbb0002', 'aaaa0001'),
+    user('cccc0003', 'bbbb0002'),
+    user('kid00004', 'bbbb0002'),
+    // The leaf on open lies apart, so what is asked first is up to the caller.
+    user('other005', null),
+  ];
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  const ids = ['aaaa0001', 'bbbb0002', 'cccc0003', 'kid00004'];
+  const fresh = (id: string) => {
+    const store = SessionStore.openReadOnly(file);
+    try {
+      return store.buildSessionContext(id);
+    } finally {
+      store.close();
+    }
+  };
+  const alone = Object.fromEntries(ids.map((id) => [id, fresh(id)]));
+  // The walk from an entry stops where an entry would repeat: the cycle, entered at the entry.
+  expect(alone.kid00004!.messages.map((m) => ('content' in m ? m.content : ''))).toEqual([
+    'cccc0003',
+    'aaaa0001',
+    'bbbb0002',
+    'kid00004',
+  ]);
+  for (const order of [ids, [...ids].reverse(), ['bbbb0002', 'kid00004', 'aaaa0001', 'cccc0003']]) {
+    const store = SessionStore.openReadOnly(file);
+    try {
+      for (const id of order)
+        expect(store.buildSessionContext(id), `${id} after ${order}`).toEqual(alone[id]);
+    } finally {
+      store.close();
+    }
+  }
+});

@@ -131,8 +131,8 @@ describe('torn and damaged files', () => {
   it('reports a message line whose body turns out invalid when it is read, and keeps the file', () => {
     const { file, ids } = sessionWith(2);
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
-    // Right envelope and key order, but the message lacks its timestamp: only a full read tells.
-    const broken = `{"type":"message","id":"bad00001","parentId":"${ids[1]}","timestamp":"${new Date().toISOString()}","message":{"role":"user","content":"no timestamp here, which the schema requires"}}`;
+    // Right envelope and key order, but the message's timestamp is text: only a full read tells.
+    const broken = `{"type":"message","id":"bad00001","parentId":"${ids[1]}","timestamp":"${new Date().toISOString()}","message":{"role":"user","content":"a timestamp that is text, which the schema refuses","timestamp":"yesterday"}}`;
     const after = JSON.stringify({
       type: 'message',
       id: 'after001',

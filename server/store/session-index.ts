@@ -65,6 +65,8 @@ export class SessionIndex {
   /** The id of the last entry in file order, markers included (pi's leaf on open). */
   lastId: string | undefined;
   sessionName: string | undefined;
+  /** Some entries' parents lead back to themselves (see `finalize`). */
+  hasCycles = false;
   private finalized = false;
 
   /** Adds a record during load; call `finalize` once every line is in. */
@@ -88,6 +90,7 @@ export class SessionIndex {
    */
   finalize(): void {
     const onCycle = this.entriesOnCycles();
+    this.hasCycles = onCycle.size > 0;
     for (const id of this.order) {
       const record = this.byId.get(id);
       if (record) this.link(record, onCycle.has(id));

@@ -53,14 +53,43 @@ export function classifyValue(value: unknown): ParsedLine {
   }
   const envelope = envelopeOf(record);
   if (!envelope) return { kind: 'bad', reason: 'missing type, id, parentId or timestamp', value };
-  const entry = SessionEntrySchema.safeParse(value);
-  if (entry.success) return { kind: 'entry', entry: value as SessionEntry };
+  const read = withEmptyContent(record);
+  const entry = SessionEntrySchema.safeParse(read);
+  if (entry.success) return { kind: 'entry', entry: read as SessionEntry };
   const known = SESSION_ENTRY_TYPES.has(envelope.type);
   return {
     kind: 'foreign',
     envelope,
     reason: known ? `invalid ${envelope.type} entry` : `unknown entry type "${envelope.type}"`,
   };
+}
+
+const EMPTIABLE_ROLES: ReadonlySet<unknown> = new Set([
+  'user',
+  'assistant',
+  'toolResult',
+  'system',
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * pi reads a message's null or absent `content` as empty (`[]`; a system message's `""`) and a
+ * custom_message's as `[]`, instead of failing; so does Arbor. A changed entry is a copy, so the
+ * line as parsed is never altered; keys keep their order.
+ */
+function withEmptyContent(record: Record<string, unknown>): Record<string, unknown> {
+  if (record.type === 'message' && isRecord(record.message)) {
+    const message = record.message;
+    if (message.content == null && EMPTIABLE_ROLES.has(message.role)) {
+      return { ...record, message: { ...message, content: message.role === 'system' ? '' : [] } };
+    }
+  } else if (record.type === 'custom_message' && record.content == null) {
+    return { ...record, content: [] };
+  }
+  return record;
 }
 
 export function envelopeOf(record: Record<string, unknown>): Envelope | undefined {
@@ -81,6 +110,8 @@ export const SESSION_ENTRY_TYPES: ReadonlySet<string> = new Set([
   'custom_message',
   'label',
   'session_info',
+  'context_edit',
+  'usage',
 ]);
 
 /** One line as written: the JSON text and its newline. */

@@ -70,13 +70,15 @@ export function migrateContent(content: string): MigrationResult {
   const header = objects.find((o) => o.type === 'session');
   const fromVersion = typeof header?.version === 'number' ? header.version : 1;
   if (fromVersion < 2) migrateV1ToV2(objects);
+  const repaired = fromVersion === 2 ? repairMissingIds(objects) : new Set<Json>();
   if (fromVersion < 3) migrateV2ToV3(objects);
 
   const out: string[] = [];
   for (const line of lines) {
-    if (line.value)
-      out.push(JSON.stringify(fromVersion < 2 ? envelopeFirst(line.value) : line.value));
-    else if (line.text.trim()) out.push(line.text);
+    if (line.value) {
+      const reorder = fromVersion < 2 || repaired.has(line.value);
+      out.push(JSON.stringify(reorder ? envelopeFirst(line.value) : line.value));
+    } else if (line.text.trim()) out.push(line.text);
   }
   return {
     bytes: Buffer.from(out.length ? `${out.join('\n')}\n` : '', 'utf8'),
@@ -116,6 +118,31 @@ function migrateV1ToV2(objects: Json[]): void {
       delete entry.firstKeptEntryIndex;
     }
   }
+}
+
+/**
+ * v2 entries without an id (lines appended by a pi from before the tree, or by hand) would be
+ * lost: no entry can point at them and none of them can be a leaf. Each gets a fresh id and, when
+ * it names no parent, the entry before it as parent, as v1→v2 does for a whole file. (pi 1.6 keeps
+ * them under an undefined id and, at its leaf, sends the last one alone; see decision 061.)
+ */
+function repairMissingIds(objects: Json[]): Set<Json> {
+  const repaired = new Set<Json>();
+  const ids = new Set<string>();
+  for (const entry of objects) if (typeof entry.id === 'string' && entry.id) ids.add(entry.id);
+  let previous: string | null = null;
+  for (const entry of objects) {
+    if (entry.type === 'session') continue;
+    if (typeof entry.id !== 'string' || !entry.id) {
+      const id = generateEntryId(ids);
+      ids.add(id);
+      entry.id = id;
+      if (typeof entry.parentId !== 'string' && entry.parentId !== null) entry.parentId = previous;
+      repaired.add(entry);
+    }
+    previous = entry.id as string;
+  }
+  return repaired;
 }
 
 function migrateV2ToV3(objects: Json[]): void {

@@ -243,7 +243,7 @@ export class SessionStore {
       return this.appendCustomMessageEntry(
         message.customType,
         message.content,
-        message.display,
+        message.display ?? false,
         message.details,
       );
     }

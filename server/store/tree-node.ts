@@ -1,5 +1,5 @@
 import { PREVIEW_LENGTH, type SessionEntry, type TreeNode } from '../../shared/session-entries.js';
-import type { UserContent } from '../../shared/messages.js';
+import { StopReasonSchema, type SystemMessage, type UserContent } from '../../shared/messages.js';
 import type { Envelope } from './session-lines.js';
 
 /*
@@ -8,6 +8,9 @@ import type { Envelope } from './session-lines.js';
  */
 
 export { PREVIEW_LENGTH };
+
+/** The stop reasons Arbor itself writes; others are parsed in full by the fast scan. */
+export const ARBOR_STOP_REASONS: ReadonlySet<string> = new Set(StopReasonSchema.options);
 
 /** The characters JavaScript's `\s` and `String.prototype.trim` treat as white space. */
 export function isWhiteSpace(code: number): boolean {
@@ -81,6 +84,35 @@ function userContentText(content: UserContent): string {
   return parts.join(' ');
 }
 
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * What a system message (pi 1.6's prompt and tool loadout) says in a line, counts first so that
+ * they survive the preview's cut: `System: 5 sections, 7 tools · preamble, tools, … · +read +bash
+ * … · text`; a patch counts and names what it changes (`−` for what it removes).
+ */
+export function systemMessageSummary(message: SystemMessage): string {
+  const sections = Object.entries(message.sections ?? {});
+  const set = sections.filter(([, text]) => text !== null).map(([name]) => name);
+  const dropped = sections.filter(([, text]) => text === null).map(([name]) => `−${name}`);
+  const added = (message.toolsAdded ?? []).map((tool) => `+${tool.name}`);
+  const removed = (message.toolsRemoved ?? []).map((tool) => `−${tool.name}`);
+  const counts: string[] = [];
+  if (set.length > 0) counts.push(counted(set.length, 'section'));
+  if (dropped.length > 0) counts.push(`${counted(dropped.length, 'section')} removed`);
+  if (added.length > 0) counts.push(counted(added.length, 'tool'));
+  if (removed.length > 0) counts.push(`${counted(removed.length, 'tool')} removed`);
+  const parts = counts.length > 0 ? [counts.join(', ')] : [];
+  if (sections.length > 0) parts.push([...set, ...dropped].join(', '));
+  if (added.length + removed.length > 0) parts.push([...added, ...removed].join(' '));
+  const text =
+    typeof message.content === 'string' ? message.content : userContentText(message.content);
+  if (text.trim()) parts.push(text);
+  return parts.length > 0 ? `System: ${parts.join(' · ')}` : 'System: (empty)';
+}
+
 export function nodeOfEntry(entry: SessionEntry): TreeNode {
   const node: TreeNode = {
     id: entry.id,
@@ -111,6 +143,11 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
             preview = makePreview(toolNames.map((n) => `→ ${n}`).join(' '));
           }
           if (!preview && message.errorMessage) preview = makePreview(message.errorMessage);
+          // pi 1.6's deferred replies (and stop reasons newer than Arbor) often carry no text yet.
+          if (!preview && !ARBOR_STOP_REASONS.has(message.stopReason)) {
+            preview =
+              message.stopReason === 'deferred' ? '(deferred reply)' : `(${message.stopReason})`;
+          }
           node.preview = preview;
           node.toolCalls = toolNames.length;
           if (message.stopReason === 'error' || message.stopReason === 'aborted') {
@@ -128,6 +165,9 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
         case 'branchSummary':
         case 'compactionSummary':
           node.preview = makePreview(message.summary);
+          break;
+        case 'system':
+          node.preview = makePreview(systemMessageSummary(message));
           break;
       }
       break;
@@ -157,8 +197,42 @@ export function nodeOfEntry(entry: SessionEntry): TreeNode {
     case 'custom':
       node.preview = makePreview(entry.customType);
       break;
+    case 'context_edit': {
+      const replacement = entry.replacement;
+      node.preview = makePreview(
+        replacement === null
+          ? `Hidden from the context: ${entry.targetId}`
+          : `Replaced in the context: ${entry.targetId} → ${
+              typeof replacement.content === 'string'
+                ? replacement.content
+                : userContentText(
+                    replacement.content.filter(
+                      (block) => block.type === 'text' || block.type === 'image',
+                    ),
+                  )
+            }`,
+      );
+      break;
+    }
+    case 'usage':
+      node.preview = makePreview(
+        `${entry.kind}: ${entry.provider}/${entry.model}, ${usageTokens(entry.usage)} tokens${
+          entry.note ? ` (${entry.note})` : ''
+        }`,
+      );
+      break;
   }
   return node;
+}
+
+function usageTokens(usage: {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens?: number;
+}): number {
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
 /** The skeleton of a line this version cannot interpret: its envelope only. */

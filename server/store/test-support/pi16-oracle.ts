@@ -33,7 +33,17 @@ const run = promisify(execFile);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PiContext = any;
 
+/** How pi 1.6's session listing (`SessionManager.list`) shows a file. */
+export interface Pi16Listing {
+  id: string;
+  name?: string;
+  messageCount: number;
+  firstMessage: string;
+}
+
 export interface Pi16Session {
+  /** The file in pi 1.6's listing (null when it lists it not). */
+  listing: Pi16Listing | null;
   /** The id pi 1.6 gives the session (its header's). */
   sessionId: string;
   leafId: string | null;
@@ -42,6 +52,8 @@ export interface Pi16Session {
   context: PiContext;
   /** `buildSessionContext()` with each entry as leaf. */
   byEntry: Record<string, PiContext>;
+  /** pi-ai's `getCurrentSystemMessage` (null: none) and `getCurrentSystemPrompt` there. */
+  promptByEntry: Record<string, { message: PiContext; text: string }>;
 }
 
 function privateAgentDir(): string {
@@ -169,4 +181,22 @@ export async function readModelsWithPi16(
     },
   );
   return JSON.parse(stdout) as { error: string | null; models: Pi16Model[] };
+}
+
+const CRAFT_CHILD = path.join(import.meta.dirname, 'pi16-craft-child.mjs');
+
+/**
+ * A session that pi 1.6's own SessionManager writes into `sessionDir` with every kind of entry it
+ * can append (see pi16-craft-child.mjs); returns the file.
+ */
+export async function craftWithPi16(cwd: string, sessionDir: string): Promise<string> {
+  const agentDir = privateAgentDir();
+  try {
+    const { stdout } = await run(PI16_NODE, [CRAFT_CHILD, PI16_INDEX, cwd, sessionDir], {
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+    });
+    return stdout.trim();
+  } finally {
+    fs.rmSync(agentDir, { recursive: true, force: true });
+  }
 }

@@ -27,6 +27,30 @@ describe('MessageView', () => {
     expect(html).toContain('hello there');
   });
 
+  it("opens pi 1.6's system message to its text, sections and tools", () => {
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="s1"
+        role="system"
+        message={{
+          role: 'system',
+          content: 'Be brief.',
+          sections: { preamble: '<p>Exact.</p>', old: null },
+          toolsAdded: [{ name: 'read', description: 'Read a file' }],
+          toolsRemoved: [{ name: 'bash' }],
+          timestamp: 0,
+        }}
+        streaming={false}
+      />,
+    );
+    expect(html).toContain('System prompt');
+    expect(html).toContain('2 sections, 1 tool added, 1 removed');
+    expect(html).toContain('Be brief.');
+    expect(html).toContain('&lt;p&gt;Exact.&lt;/p&gt;');
+    expect(html).toContain('<code>read</code> Read a file');
+    expect(html).toContain('<del><code>bash</code></del>');
+  });
+
   it('says a body the server could not give is unreadable, without waiting for it', () => {
     const html = renderToStaticMarkup(
       <MessageView entryId="e1" role="user" message={undefined} streaming={false} unavailable />,

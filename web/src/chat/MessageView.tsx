@@ -3,6 +3,7 @@ import type {
   AgentMessage,
   AssistantMessage,
   ImageContent,
+  SystemMessage,
   TextContent,
   UserContent,
 } from '../../../shared/messages';
@@ -131,6 +132,7 @@ const ROLE_TITLE: Record<string, string> = {
   branchSummary: 'Branch summary',
   custom: 'Note',
   bashExecution: 'Shell',
+  system: 'System prompt',
 };
 
 function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | undefined }) {
@@ -192,7 +194,54 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
           <Markdown text={message.summary} />
         </details>
       );
+    case 'system':
+      return <SystemMessageView message={message} />;
   }
+}
+
+/** pi 1.6's prompt and tools (or a change to them), closed until opened. */
+function SystemMessageView({ message }: { message: SystemMessage }) {
+  const text =
+    typeof message.content === 'string'
+      ? message.content
+      : message.content.map((block) => block.text).join('\n');
+  const sections = Object.entries(message.sections ?? {});
+  const added = message.toolsAdded ?? [];
+  const removed = message.toolsRemoved ?? [];
+  const parts = [
+    sections.length ? `${sections.length} section${sections.length === 1 ? '' : 's'}` : '',
+    added.length ? `${added.length} tool${added.length === 1 ? '' : 's'} added` : '',
+    removed.length ? `${removed.length} removed` : '',
+  ].filter(Boolean);
+  return (
+    <details className="summary-card system-message">
+      <summary>{parts.length ? parts.join(', ') : 'Instructions'}</summary>
+      {text ? <pre className="tool-output">{text}</pre> : null}
+      {sections.map(([name, body]) => (
+        <section key={name}>
+          <h4>{name}</h4>
+          {body === null ? <p>(removed)</p> : <pre className="tool-output">{body}</pre>}
+        </section>
+      ))}
+      {added.length || removed.length ? (
+        <ul>
+          {added.map((tool) => (
+            <li key={`+${tool.name}`}>
+              <code>{tool.name}</code> {tool.description ?? ''}
+            </li>
+          ))}
+          {removed.map((tool) => (
+            <li key={`-${tool.name}`}>
+              <del>
+                <code>{tool.name}</code>
+              </del>{' '}
+              removed
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </details>
+  );
 }
 
 /**

@@ -14,6 +14,7 @@ describe('ThinkingLevelPicker', () => {
       'medium',
       'high',
       'xhigh',
+      'max',
     ]);
     expect(thinkingLevelChoices('turbo').map((c) => c.value)).toContain('turbo');
   });

@@ -14,6 +14,7 @@ const NAMES: Record<string, string> = {
   medium: 'Medium',
   high: 'High',
   xhigh: 'Extra high',
+  max: 'Max',
 };
 
 /**

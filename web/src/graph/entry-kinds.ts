@@ -8,8 +8,11 @@ import type { TreeNode } from '../../../shared/session-entries';
 export type TreeFilter = 'all' | 'no-tools' | 'user-only' | 'labelled';
 export const TREE_FILTERS: readonly TreeFilter[] = ['all', 'no-tools', 'user-only', 'labelled'];
 
-/** Custom entry types Arbor writes for its own bookkeeping; never drawn. */
-export const HIDDEN_CUSTOM_TYPES: ReadonlySet<string> = new Set(['arbor.leaf']);
+/** Custom entry types of bookkeeping (Arbor's leaf markers, pi 1.6's virtual-model state). */
+export const HIDDEN_CUSTOM_TYPES: ReadonlySet<string> = new Set([
+  'arbor.leaf',
+  'pi.virtual-model-state',
+]);
 
 /** The role people see for an entry: the message role, else the entry type. */
 export function entryRole(entry: TreeNode): string {
@@ -18,9 +21,12 @@ export function entryRole(entry: TreeNode): string {
   return entry.type;
 }
 
-/** Label entries and Arbor's leaf markers: never drawn under any filter. */
+/**
+ * Label entries, pi 1.6's usage entries (they count in the cost, as in pi's tree), and bookkeeping
+ * custom entries: never drawn under any filter.
+ */
 export function isAlwaysHidden(entry: TreeNode): boolean {
-  if (entry.type === 'label') return true;
+  if (entry.type === 'label' || entry.type === 'usage') return true;
   if (entry.type === 'custom') {
     const customType = entry.customType ?? entry.preview;
     return HIDDEN_CUSTOM_TYPES.has(customType);

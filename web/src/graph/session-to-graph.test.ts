@@ -123,6 +123,19 @@ describe('sessionToGraph', () => {
     expect(graph.activePath).toEqual(['u1', 'a1', 'l1', 'k1']);
   });
 
+  it("folds pi 1.6's usage and virtual-model entries away and draws system messages and edits", () => {
+    const tree = chain(null, [
+      { id: 's1', role: 'system', preview: 'System: 1 section, 1 tool · preamble · +read' },
+      { id: 'u1', role: 'user' },
+      { id: 'g1', type: 'usage', preview: 'cache_warm: arbor/arbor-demo, 14 tokens' },
+      { id: 'v1', type: 'custom', preview: 'pi.virtual-model-state' },
+      { id: 'e1', type: 'context_edit', preview: 'Hidden from the context: u1' },
+      { id: 'a1', role: 'assistant' },
+    ]);
+    const graph = sessionToGraph(tree, { leafId: 'a1' });
+    expect(ids(graph.nodes)).toEqual(['s1', 'u1', 'e1', 'a1']);
+  });
+
   it('shows other custom entries', () => {
     const tree = chain(null, [
       { id: 'u1', role: 'user' },

@@ -15,6 +15,8 @@ const ROLE_MARK: Record<string, string> = {
   model_change: 'Model',
   thinking_level_change: 'Thinking',
   session_info: 'Name',
+  system: 'System',
+  context_edit: 'Edit',
 };
 
 /** One entry of the session drawn as a node: role, preview, label, leaf and path marks. */
