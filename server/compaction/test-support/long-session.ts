@@ -100,7 +100,7 @@ export function longSessionEntries(count: number, opts: LongSessionOptions = {})
       type: 'message',
       id,
       parentId,
-      timestamp: new Date(message.timestamp).toISOString(),
+      timestamp: new Date(message.timestamp ?? 0).toISOString(),
       message,
     };
     parentId = id;
