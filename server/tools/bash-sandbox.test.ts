@@ -240,6 +240,23 @@ describe.each(identities)('bash in the sandbox, as %s', (who) => {
     expect(result.description).toContain('/run/secrets are hidden');
   }, 60_000);
 
+  it("cannot read the host's password hashes or SSH host keys", async () => {
+    // As root the sandbox's uid 0 is the host's: a root-owned 0600 file is readable by its owner
+    // without any capability. The test's own file stands in for /etc/shadow.
+    const workspace = makeWorkspace(who);
+    const shadow = path.join(base, 'etc-shadow');
+    fs.writeFileSync(shadow, 'root:$y$hash-of-root:19000:0:99999:7:::\n', { mode: 0o644 });
+    const result = await bashAs(who, {
+      workspace,
+      options: { mode: 'sandboxed', secretFiles: [shadow] },
+      command: `cat ${shadow} 2>&1; echo "size=$(wc -c < ${shadow})"; echo x > ${shadow} 2>&1; echo write=$?`,
+    });
+    expect(result.text).not.toContain('hash-of-root');
+    expect(result.text).toContain('size=0');
+    expect(result.text).toMatch(/write=[1-9]/);
+    expect(fs.readFileSync(shadow, 'utf8')).toContain('hash-of-root');
+  }, 60_000);
+
   it('hides a data folder that lies inside the workspace', async () => {
     const workspace = makeWorkspace(who);
     const dataDir = path.join(workspace, '.arbor');

@@ -29,6 +29,38 @@ export interface HiddenPathsInput {
  */
 export const WELL_KNOWN_SECRET_DIRS = ['/run/secrets', '/var/run/secrets'];
 
+/**
+ * The host's own secrets that root may read: as root the sandbox's uid 0 is the host's, and the
+ * owner's read bit needs no capability. Each is replaced by an empty file.
+ */
+export function wellKnownSecretFiles(): string[] {
+  const files = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-'];
+  try {
+    for (const name of fs.readdirSync('/etc/ssh'))
+      if (/^ssh_host_.*_key$/.test(name)) files.push(`/etc/ssh/${name}`);
+  } catch {
+    // no SSH server here
+  }
+  return files;
+}
+
+/**
+ * The files among `candidates` that exist as regular files outside the workspace (a link is
+ * hidden where it leads).
+ */
+export function hiddenFiles(
+  workspace: string,
+  candidates: string[] = wellKnownSecretFiles(),
+): string[] {
+  const found = new Set<string>();
+  for (const file of candidates) {
+    const real = realPath(file);
+    if (real === undefined || isWithin(real, workspace)) continue;
+    if (fs.statSync(real, { throwIfNoEntry: false })?.isFile()) found.add(real);
+  }
+  return [...found];
+}
+
 function realPath(p: string): string | undefined {
   try {
     return fs.realpathSync(p);

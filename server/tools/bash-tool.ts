@@ -6,7 +6,7 @@ import path from 'node:path';
 import stream from 'node:stream';
 import { z } from 'zod';
 import type { ToolResultValue } from '../agent/agent-types.js';
-import { checkUserNamespace, hiddenPaths } from './bash-sandbox.js';
+import { checkUserNamespace, hiddenFiles, hiddenPaths } from './bash-sandbox.js';
 import {
   DEFAULT_SANDBOX_LIMITS,
   describeBytes,
@@ -55,6 +55,8 @@ export interface BashToolOptions {
   limits?: Partial<SandboxLimits>;
   /** Folders of container secrets to hide; /run/secrets and /var/run/secrets when absent. */
   secretDirs?: string[];
+  /** Host files holding secrets, hidden from the sandbox; wellKnownSecretFiles() when absent. */
+  secretFiles?: string[];
   /** The timeout when the model gives none, and the longest it may ask for, in seconds. */
   timeouts?: { defaultSeconds?: number; maxSeconds?: number };
 }
@@ -100,11 +102,15 @@ interface Launch {
   seccomp?: Buffer;
   /** The workspace, opened and checked; the child's descriptor 4; closed here once it started. */
   workspaceFd?: number;
+  /** How many hidden files bwrap reads from ended pipes at descriptors 5, 6, … */
+  hiddenFileCount?: number;
 }
 
 /** The descriptors bwrap reads the seccomp filter from and binds the workspace from. */
 const SECCOMP_FD = 3;
 const WORKSPACE_FD = 4;
+/** The first of the ended pipes bwrap reads each hidden file's (empty) content from. */
+const HIDE_FILES_FD = 5;
 
 /** Root is exempt from RLIMIT_NPROC; only a pids cgroup bounds its processes. */
 const runsAsRoot = () => process.getuid?.() === 0;
@@ -158,11 +164,14 @@ class BashRunner {
       ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
       ...(this.options.secretDirs !== undefined ? { secretDirs: this.options.secretDirs } : {}),
     });
+    const hideFiles = hiddenFiles(this.workspace, this.options.secretFiles);
     const seccomp = unixSocketFilter();
     const args = sandboxArgs(
       {
         workspace: this.workspace,
         hide,
+        hideFiles,
+        hideFilesFd: HIDE_FILES_FD,
         readOnly: logDir !== undefined ? [logDir] : [],
         network: this.options.network ?? false,
         limits: this.limits,
@@ -179,7 +188,11 @@ class BashRunner {
       fs.closeSync(workspaceFd);
       throw error;
     }
-    const extra = { workspaceFd, ...(seccomp ? { seccomp } : {}) };
+    const extra = {
+      workspaceFd,
+      hiddenFileCount: hideFiles.length,
+      ...(seccomp ? { seccomp } : {}),
+    };
     if (!cgroup) return { file: bwrap, args, ...extra };
     // The shell joins the cgroup, then becomes bwrap: every process of the command starts inside.
     return {
@@ -234,7 +247,14 @@ async function runCommand(
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
   if (signal.aborted) throw new Error('Command aborted');
-  const { file, args, cgroup, seccomp, workspaceFd } = await runner.launch(command);
+  const {
+    file,
+    args,
+    cgroup,
+    seccomp,
+    workspaceFd,
+    hiddenFileCount = 0,
+  } = await runner.launch(command);
   const closeWorkspaceFd = () => {
     if (workspaceFd !== undefined) fs.closeSync(workspaceFd);
   };
@@ -264,11 +284,24 @@ async function runCommand(
         stdio:
           workspaceFd === undefined
             ? ['ignore', 'pipe', 'pipe']
-            : ['ignore', 'pipe', 'pipe', seccomp ? 'pipe' : 'ignore', workspaceFd],
+            : [
+                'ignore',
+                'pipe',
+                'pipe',
+                seccomp ? 'pipe' : 'ignore',
+                workspaceFd,
+                ...Array.from({ length: hiddenFileCount }, () => 'pipe' as const),
+              ],
       });
     } finally {
       // The child has its own copy now.
       closeWorkspaceFd();
+    }
+    // bwrap reads each hidden file's content (none) to its end.
+    for (let i = 0; i < hiddenFileCount; i++) {
+      const pipe = child.stdio[HIDE_FILES_FD + i] as stream.Writable;
+      pipe.on('error', () => undefined);
+      pipe.end();
     }
     // bwrap reads the filter to its end before it starts the command.
     if (seccomp) {

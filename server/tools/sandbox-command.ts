@@ -57,6 +57,12 @@ export interface SandboxSpec {
   workspace: string;
   /** Real paths to replace with an empty read-only directory. */
   hide: string[];
+  /**
+   * Real paths of files to replace with an empty read-only file, each made by bwrap from what it
+   * reads on a descriptor: `hideFiles[i]` from descriptor `hideFilesFd + i` (an ended pipe).
+   */
+  hideFiles?: string[];
+  hideFilesFd?: number;
   /** Real paths bound read-only after everything else (the session's full-output folder). */
   readOnly: string[];
   network: boolean;
@@ -159,6 +165,11 @@ export function sandboxArgs(spec: SandboxSpec, command: string): string[] {
     else args.push('--size', String(HIDDEN_TMPFS_BYTES), '--tmpfs', mount.path);
   }
   for (const p of spec.readOnly) args.push('--ro-bind', p, p);
+  // Not a bind of /dev/null: a device node cannot be opened from a mount made in a user namespace.
+  if (spec.hideFilesFd !== undefined)
+    (spec.hideFiles ?? []).forEach((p, i) =>
+      args.push('--ro-bind-data', String(spec.hideFilesFd! + i), p),
+    );
   // Not recursive: what was bound inside a hidden folder keeps its own mode.
   for (const p of hide) args.push('--remount-ro', p);
   args.push('--remount-ro', '/dev');
