@@ -33,9 +33,20 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Shared role strings, so 20,000 nodes do not carry 20,000 copies of "assistant". */
-const ROLES = new Map(
-  ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage'].map((r) => [r, r]),
+const ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage'].map(
+  (role) => ({ role, bytes: Buffer.from(role) }),
 );
+
+/** The role written at `bytes[start, end)`: a shared string when it is a known one. */
+function knownRole(bytes: Buffer, start: number, end: number): string {
+  for (const known of ROLES) {
+    if (known.bytes.length === end - start && matchAt(bytes, start, known.bytes)) return known.role;
+  }
+  return bytes.toString('latin1', start, end);
+}
+
+/** One builder for every line: a scan runs to its end before the next begins. */
+const PREVIEW = new PreviewBuilder();
 
 function matchAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
   if (at + pattern.length > bytes.length) return false;
@@ -131,19 +142,12 @@ export function scanMessageLine(
   if (!matchAt(bytes, at, ROLE)) return undefined;
   const roleEnd = plainEnd(bytes, at + ROLE.length);
   if (roleEnd === -1) return undefined;
-  const rawRole = bytes.toString('latin1', at + ROLE.length, roleEnd);
-  const role = ROLES.get(rawRole) ?? rawRole;
+  const role = knownRole(bytes, at + ROLE.length, roleEnd);
   const body = roleEnd + 1;
 
-  const node: TreeNode = {
-    id: bytes.toString('latin1', HEAD.length, idEnd),
-    parentId,
-    type: 'message',
-    role,
-    preview: '',
-    timestamp,
-  };
-  const preview = new PreviewBuilder();
+  let toolCalls: number | undefined;
+  let isError = false;
+  const preview = PREVIEW.reset();
   switch (role) {
     case 'user': {
       if (!matchAt(bytes, body, CONTENT)) return undefined;
@@ -187,8 +191,8 @@ export function scanMessageLine(
           return undefined;
         }
       }
-      node.toolCalls = names.length;
-      if (stopReason === 'error' || stopReason === 'aborted') node.isError = true;
+      toolCalls = names.length;
+      if (stopReason === 'error' || stopReason === 'aborted') isError = true;
       break;
     }
     case 'toolResult': {
@@ -200,7 +204,7 @@ export function scanMessageLine(
       preview.pushString(`${toolName}: `);
       if (!pushTextBlocks(preview, bytes, nameAt, flag)) return undefined;
       if (!preview.full && bytes.indexOf(IMAGE_BLOCK, nameAt) !== -1) return undefined;
-      if (matchAt(bytes, flag + IS_ERROR.length, TRUE)) node.isError = true;
+      if (matchAt(bytes, flag + IS_ERROR.length, TRUE)) isError = true;
       break;
     }
     case 'bashExecution': {
@@ -213,6 +217,17 @@ export function scanMessageLine(
     default:
       return undefined;
   }
-  node.preview = preview.toString();
-  return node;
+  // The node is made whole at once (one object shape per kind, no property added later), with
+  // the keys in the order nodeOfEntry gives them.
+  const id = bytes.toString('latin1', HEAD.length, idEnd);
+  const text = preview.toString();
+  const type = 'message';
+  if (toolCalls === undefined) {
+    return isError
+      ? { id, parentId, type, role, preview: text, timestamp, isError }
+      : { id, parentId, type, role, preview: text, timestamp };
+  }
+  return isError
+    ? { id, parentId, type, role, preview: text, timestamp, toolCalls, isError }
+    : { id, parentId, type, role, preview: text, timestamp, toolCalls };
 }
