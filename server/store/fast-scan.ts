@@ -54,6 +54,13 @@ function matchAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
   return true;
 }
 
+/** True when `bytes[start, end)` are the characters of `text` (ASCII). */
+function isAsciiAt(bytes: Uint8Array, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let k = 0; k < text.length; k++) if (bytes[start + k] !== text.charCodeAt(k)) return false;
+  return true;
+}
+
 /** End (the closing quote) of a short ASCII string without escapes starting at `at`, or -1. */
 function plainEnd(bytes: Uint8Array, at: number): number {
   const max = Math.min(bytes.length, at + 64);
@@ -113,6 +120,8 @@ export function scanMessageLine(
   file: Buffer,
   lineStart: number,
   lineEnd: number,
+  /** The id of the line before (most often the parent): its string is shared, not made again. */
+  previousId?: string,
 ): TreeNode | undefined {
   // Searches run over a view of the line alone, so a miss never scans the rest of the file.
   const bytes = file.subarray(lineStart, lineEnd);
@@ -127,7 +136,10 @@ export function scanMessageLine(
   if (bytes[at] === QUOTE) {
     const parentEnd = plainEnd(bytes, at + 1);
     if (parentEnd === -1) return undefined;
-    parentId = bytes.toString('latin1', at + 1, parentEnd);
+    parentId =
+      previousId !== undefined && isAsciiAt(bytes, at + 1, parentEnd, previousId)
+        ? previousId
+        : bytes.toString('latin1', at + 1, parentEnd);
     at = parentEnd + 1;
   } else if (matchAt(bytes, at, NULL)) {
     at += 4;
@@ -168,7 +180,6 @@ export function scanMessageLine(
       if (stop === -1) return undefined;
       const stopEnd = plainEnd(bytes, stop + STOP_REASON.length);
       if (stopEnd === -1) return undefined;
-      const stopReason = bytes.toString('latin1', stop + STOP_REASON.length, stopEnd);
       const names: string[] = [];
       let call = bytes.indexOf(TOOL_CALL, body);
       while (call !== -1 && call < stop) {
@@ -192,7 +203,13 @@ export function scanMessageLine(
         }
       }
       toolCalls = names.length;
-      if (stopReason === 'error' || stopReason === 'aborted') isError = true;
+      const reason = stop + STOP_REASON.length;
+      if (
+        isAsciiAt(bytes, reason, stopEnd, 'error') ||
+        isAsciiAt(bytes, reason, stopEnd, 'aborted')
+      ) {
+        isError = true;
+      }
       break;
     }
     case 'toolResult': {

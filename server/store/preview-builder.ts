@@ -10,6 +10,12 @@ import { isWhiteSpace, PREVIEW_LENGTH } from './tree-node.js';
 export class PreviewBuilder {
   /** The first PREVIEW_LENGTH + 1 characters (enough to know the preview is cut). */
   private readonly codes = new Uint16Array(PREVIEW_LENGTH + 1);
+  /** The same memory as bytes, decoded as UTF-16 (one byte a character when every code allows). */
+  private readonly utf16 = Buffer.from(
+    this.codes.buffer,
+    this.codes.byteOffset,
+    this.codes.byteLength,
+  );
   private length = 0;
   private pendingSpace = false;
 
@@ -152,16 +158,10 @@ export class PreviewBuilder {
   }
 
   toString(): string {
-    const codes = this.codes;
     if (this.length > PREVIEW_LENGTH) {
-      codes[PREVIEW_LENGTH - 1] = 0x2026;
-      return fromCodes(codes.subarray(0, PREVIEW_LENGTH));
+      this.codes[PREVIEW_LENGTH - 1] = 0x2026;
+      return this.utf16.toString('utf16le', 0, PREVIEW_LENGTH * 2);
     }
-    return fromCodes(codes.subarray(0, this.length));
+    return this.utf16.toString('utf16le', 0, this.length * 2);
   }
-}
-
-/** The string of `codes` (one flat string: one byte a character when every code allows it). */
-function fromCodes(codes: Uint16Array): string {
-  return String.fromCharCode.apply(null, codes as unknown as number[]);
 }

@@ -72,6 +72,8 @@ export class SessionIndex {
   lastId: string | undefined;
   sessionName: string | undefined;
   private finalized = false;
+  /** Some record named a parent not added before it (missing, later in the file, itself). */
+  private forwardParents = false;
 
   /** Adds a record during load; call `finalize` once every line is in. */
   add(record: EntryRecord): void {
@@ -80,6 +82,8 @@ export class SessionIndex {
     if (parent) {
       record.parentId = parent.id;
       record.node.parentId = parent.id;
+    } else if (record.parentId !== null) {
+      this.forwardParents = true;
     }
     if (this.byId.has(record.id)) this.duplicateIds.push(record.id);
     else this.order.push(record.id);
@@ -104,6 +108,9 @@ export class SessionIndex {
   /** Ids on a cycle of `parentId` links, found in one linear walk. */
   private entriesOnCycles(): Set<string> {
     const onCycle = new Set<string>();
+    // On a cycle, the member added first names a parent added after it (or itself). When every
+    // parent came before its child and no id came twice, there is none.
+    if (!this.forwardParents && this.duplicateIds.length === 0) return onCycle;
     const walkOf = new Map<string, number>();
     let walk = 0;
     for (const start of this.order) {

@@ -195,7 +195,7 @@ class LineIndexer {
     // Message lines (not the last, whose completeness matters) are indexed without JSON.parse;
     // their bodies are parsed (and checked by the schema) when they are read.
     if (this.header !== undefined && complete && !last) {
-      const node = scanMessageLine(bytes, start, end);
+      const node = scanMessageLine(bytes, start, end, index.lastId);
       if (node) {
         this.validLength = base + end + 1;
         index.add({
