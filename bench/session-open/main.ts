@@ -79,6 +79,9 @@ const SUBJECTS = [
   { key: 'pi16', label: 'pi 1.6.0', node: NODE_22 },
   { key: 'arbor', label: 'Arbor', node: SYSTEM_NODE },
   { key: 'arbor22', label: 'Arbor', node: NODE_22 },
+  // A server opens many sessions in one process: the second open, with its code compiled.
+  { key: 'pi16warm', label: 'pi 1.6.0, 2nd open', node: NODE_22 },
+  { key: 'arbor22warm', label: 'Arbor, 2nd open', node: NODE_22 },
 ] as const;
 type Key = (typeof SUBJECTS)[number]['key'];
 
@@ -89,8 +92,9 @@ try {
     // Rotate the order, so no subject always runs first (or right after another).
     const order = SUBJECTS.map((_, i) => SUBJECTS[(i + round) % SUBJECTS.length]!);
     for (const subject of order) {
-      const which = subject.key === 'arbor22' ? 'arbor' : subject.key;
-      const run = { ...(measure(subject.node, 'measure.ts', [which, file]) as unknown as Run) };
+      const which = subject.key.startsWith('arbor') ? 'arbor' : subject.key.replace('warm', '');
+      const args = [which, file, ...(subject.key.endsWith('warm') ? ['warm'] : [])];
+      const run = { ...(measure(subject.node, 'measure.ts', args) as unknown as Run) };
       runs.push({ ...run, key: subject.key });
       process.stdout.write(
         `round ${round + 1} ${`${subject.label} (Node ${run.node})`.padEnd(26)} ${run.ms.toFixed(0).padStart(5)} ms (cpu ${run.cpuMs.toFixed(0).padStart(4)})  peak rss +${run.peakMB.toFixed(0).padStart(3)} MB, heap +${run.peakHeapMB.toFixed(0).padStart(3)} MB  retained +${run.retainedMB.toFixed(0)} MB  ${run.messages} messages\n`,
@@ -121,6 +125,7 @@ process.stdout.write(
     ratios('arbor22', 'pi16', `against pi 1.6, both on Node ${nodeOf('pi16')}`) +
     ratios('arbor', 'pi16', `on Node ${nodeOf('arbor')} against pi 1.6 on ${nodeOf('pi16')}`) +
     ratios('arbor', 'pi', `against pi 0.73.1, both on Node ${nodeOf('pi')}`) +
+    ratios('arbor22warm', 'pi16warm', `2nd open in a process, against pi 1.6's`) +
     '\n',
 );
 

