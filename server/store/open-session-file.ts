@@ -93,12 +93,13 @@ export function readSessionFile(file: string, readOnly: boolean): OpenedFile {
       fs.closeSync(fd);
       fd = fs.openSync(file, 'r');
     }
-    // The file is streamed, never held whole; only an old file to migrate is read at once.
+    // The file is streamed, never held whole; only an old file to migrate is read at once (the
+    // reads are positional, so the descriptor's own position is still at the start).
     let loaded = loadSessionFd(fd, file);
     const stat = fs.fstatSync(fd);
     let migration: MigrationResult | undefined;
     if ('migrate' in loaded) {
-      migration = migrateContent(readAll(fd).toString('utf8'));
+      migration = migrateContent(fs.readFileSync(fd).toString('utf8'));
       loaded = loadSessionBytes(migration.bytes, file);
       if ('migrate' in loaded) throw new Error(`Migration of ${file} did not reach version 3`);
       loaded.report.tornTailBytes += migration.tornTailBytes;
@@ -144,19 +145,6 @@ export function readSessionFile(file: string, readOnly: boolean): OpenedFile {
     closeQuietly(fd);
     throw error;
   }
-}
-
-/** The whole file behind `fd`. */
-function readAll(fd: number): Buffer {
-  const size = fs.fstatSync(fd).size;
-  const bytes = Buffer.allocUnsafe(size);
-  let done = 0;
-  while (done < size) {
-    const n = fs.readSync(fd, bytes, done, size - done, done);
-    if (n === 0) break;
-    done += n;
-  }
-  return bytes.subarray(0, done);
 }
 
 function closeQuietly(fd: number): void {
