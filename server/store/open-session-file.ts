@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { SessionEntry, SessionHeader } from '../../shared/session-entries.js';
-import { bufferSource, fileSource, type BodySource } from './body-cache.js';
+import { bufferSource, fdSource, fileSource, type BodySource } from './body-cache.js';
 import type { FileLock } from './file-lock.js';
 import { newHeader } from './session-branching.js';
 import type { SessionIndex } from './session-index.js';
 import { serializeLine } from './session-lines.js';
-import { loadSessionBytes, type OpenReport } from './session-loader.js';
+import { loadSessionBytes, loadSessionFd, type OpenReport } from './session-loader.js';
 import { migrateContent, writeMigratedFile, type MigrationResult } from './session-migration.js';
 import { SessionWriter } from './session-writer.js';
 
@@ -41,9 +41,9 @@ export interface PendingRepair {
 
 export interface OpenedFile {
   state: Omit<StoreState, 'lock' | 'source'>;
-  /** The bytes that were indexed (the migrated ones after a migration). */
-  bytes: Buffer;
-  /** Where bodies come from once the caller has taken what it needs from `bytes`. */
+  /** Where the bodies of the first context come from (the descriptor the file was read with). */
+  source: BodySource;
+  /** Where bodies come from once the first context is built (may be `source` itself). */
   laterSource(): BodySource;
   /** For a read-only open: what making it writable must do first. */
   pending?: PendingRepair;
@@ -84,38 +84,37 @@ export function openMode(file: string, options: OpenOptions): OpenMode {
  * `pending` what `makeWritable` would do.
  */
 export function readSessionFile(file: string, readOnly: boolean): OpenedFile {
-  let bytes: Buffer = fs.readFileSync(file);
-  if (bytes.length === 0) {
-    if (readOnly) throw new Error(`${file} is empty`);
-    // Nothing to lose: give the empty file a header, as pi does.
-    fs.appendFileSync(file, serializeLine(newHeader(process.cwd())));
-    bytes = fs.readFileSync(file);
-  }
-  const stat = fs.statSync(file);
-  let loaded = loadSessionBytes(bytes, file);
-  let migration: MigrationResult | undefined;
-  if ('migrate' in loaded) {
-    migration = migrateContent(bytes.toString('utf8'));
-    bytes = migration.bytes;
-    loaded = loadSessionBytes(bytes, file);
-    if ('migrate' in loaded) throw new Error(`Migration of ${file} did not reach version 3`);
-    loaded.report.tornTailBytes += migration.tornTailBytes;
-  }
-  const report = loaded.report;
-  if (migration) report.migratedFromVersion = migration.fromVersion;
-  const pending: PendingRepair = {
-    seen: { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino },
-    ...(migration ? { migration } : {}),
-    validLength: loaded.validLength,
-    tornTailBytes: report.tornTailBytes,
-    missingFinalNewline: report.missingFinalNewline,
-  };
-  const writer = readOnly ? undefined : makeWritable(file, pending, false);
-  const indexed = loaded.bytes;
-  // A file migrated in memory only does not match the skeleton's offsets: keep its bytes.
-  const inMemoryOnly = readOnly && migration !== undefined;
-  return {
-    state: {
+  let fd = fs.openSync(file, 'r');
+  try {
+    if (fs.fstatSync(fd).size === 0) {
+      if (readOnly) throw new Error(`${file} is empty`);
+      // Nothing to lose: give the empty file a header, as pi does.
+      fs.appendFileSync(file, serializeLine(newHeader(process.cwd())));
+      fs.closeSync(fd);
+      fd = fs.openSync(file, 'r');
+    }
+    // The file is streamed, never held whole; only an old file to migrate is read at once (the
+    // reads are positional, so the descriptor's own position is still at the start).
+    let loaded = loadSessionFd(fd, file);
+    const stat = fs.fstatSync(fd);
+    let migration: MigrationResult | undefined;
+    if ('migrate' in loaded) {
+      migration = migrateContent(fs.readFileSync(fd).toString('utf8'));
+      loaded = loadSessionBytes(migration.bytes, file);
+      if ('migrate' in loaded) throw new Error(`Migration of ${file} did not reach version 3`);
+      loaded.report.tornTailBytes += migration.tornTailBytes;
+    }
+    const report = loaded.report;
+    if (migration) report.migratedFromVersion = migration.fromVersion;
+    const pending: PendingRepair = {
+      seen: { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino },
+      ...(migration ? { migration } : {}),
+      validLength: loaded.validLength,
+      tornTailBytes: report.tornTailBytes,
+      missingFinalNewline: report.missingFinalNewline,
+    };
+    const writer = readOnly ? undefined : makeWritable(file, pending, false);
+    const state = {
       file,
       header: loaded.header,
       report,
@@ -124,11 +123,36 @@ export function readSessionFile(file: string, readOnly: boolean): OpenedFile {
       readOnly,
       writer,
       nextLine: loaded.lineCount + 1,
-    },
-    bytes: indexed,
-    laterSource: () => (inMemoryOnly ? bufferSource(indexed) : fileSource(file)),
-    ...(readOnly ? { pending } : {}),
-  };
+    };
+    const pendingOf = readOnly ? { pending } : {};
+    if (!migration) {
+      // The skeleton's offsets are the file's: its bodies are read through the same descriptor.
+      const source = fdSource(fd, file);
+      return { state, source, laterSource: () => source, ...pendingOf };
+    }
+    fs.closeSync(fd);
+    // Migrated bytes: the first context comes from them. A file migrated in memory only does not
+    // match the skeleton's offsets, so its bytes stay; a migrated file on disk does.
+    const migrated = bufferSource(migration.bytes);
+    const inMemoryOnly = readOnly;
+    return {
+      state,
+      source: migrated,
+      laterSource: () => (inMemoryOnly ? migrated : fileSource(file)),
+      ...pendingOf,
+    };
+  } catch (error) {
+    closeQuietly(fd);
+    throw error;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
 }
 
 /**

@@ -1,39 +1,57 @@
 import { isWhiteSpace, PREVIEW_LENGTH } from './tree-node.js';
 
 /*
- * Builds a preview (white space collapsed, ends trimmed, 100 characters, `…` when cut) straight
- * from the bytes of JSON strings: UTF-8 and escapes are decoded only until 101 characters are
+ * Builds a preview (white space collapsed, ends trimmed, 80 characters, `…` when cut) straight
+ * from the bytes of JSON strings: UTF-8 and escapes are decoded only until 81 characters are
  * known, and no intermediate string is made. `makePreview(a + b + …)` and pushing a, b, … here
- * give the same result.
+ * give the same result. The characters go into one fixed buffer, which `reset` makes ready for
+ * the next preview: a big tree's previews are built without garbage.
  */
 export class PreviewBuilder {
-  private readonly codes: number[] = [];
+  /** The first PREVIEW_LENGTH + 1 characters (enough to know the preview is cut). */
+  private readonly codes = new Uint16Array(PREVIEW_LENGTH + 1);
+  /** The same memory as bytes, decoded as UTF-16 (one byte a character when every code allows). */
+  private readonly utf16 = Buffer.from(
+    this.codes.buffer,
+    this.codes.byteOffset,
+    this.codes.byteLength,
+  );
+  private length = 0;
   private pendingSpace = false;
 
+  /** Empties the builder for the next preview. */
+  reset(): this {
+    this.length = 0;
+    this.pendingSpace = false;
+    return this;
+  }
+
   get full(): boolean {
-    return this.codes.length > PREVIEW_LENGTH;
+    return this.length > PREVIEW_LENGTH;
   }
 
   get empty(): boolean {
-    return this.codes.length === 0;
+    return this.length === 0;
   }
 
   /** Adds white space (collapsed with its neighbours). */
   space(): void {
-    if (this.codes.length > 0) this.pendingSpace = true;
+    if (this.length > 0) this.pendingSpace = true;
   }
 
   private push(code: number): void {
+    // Characters past the first PREVIEW_LENGTH + 1 never show (the half of a surrogate pair).
+    if (this.full) return;
     if (isWhiteSpace(code)) {
       this.space();
       return;
     }
     if (this.pendingSpace) {
       this.pendingSpace = false;
-      this.codes.push(0x20);
+      this.codes[this.length++] = 0x20;
       if (this.full) return;
     }
-    this.codes.push(code);
+    this.codes[this.length++] = code;
   }
 
   pushString(text: string): void {
@@ -140,10 +158,10 @@ export class PreviewBuilder {
   }
 
   toString(): string {
-    const codes = this.codes;
-    if (codes.length > PREVIEW_LENGTH) {
-      return String.fromCharCode(...codes.slice(0, PREVIEW_LENGTH - 1), 0x2026);
+    if (this.length > PREVIEW_LENGTH) {
+      this.codes[PREVIEW_LENGTH - 1] = 0x2026;
+      return this.utf16.toString('utf16le', 0, PREVIEW_LENGTH * 2);
     }
-    return String.fromCharCode(...codes);
+    return this.utf16.toString('utf16le', 0, this.length * 2);
   }
 }

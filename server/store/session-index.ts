@@ -40,6 +40,9 @@ export interface EntryRecord {
   compaction: EntryRecord | undefined;
 }
 
+/** The depth of a record while `SessionIndex.ancestry` walks through it. */
+const IN_CHAIN = -2;
+
 /** The ancestry fields of a record not yet placed. */
 export const NO_ANCESTRY = {
   depth: -1,
@@ -59,8 +62,11 @@ export class SessionIndex {
   readonly order: string[] = [];
   readonly duplicateIds: string[] = [];
   readonly orphans: string[] = [];
-  /** Children by the parent a view draws (markers resolved, orphans under null). */
-  private readonly children = new Map<string | null, string[]>();
+  /**
+   * Children by the parent a view draws (markers resolved, orphans under null): the id itself
+   * for an only child (most entries have one), an array from the second on.
+   */
+  private readonly children = new Map<string | null, string | string[]>();
   readonly labels = new Map<string, LabelState>();
   /** The id of the last entry in file order, markers included (pi's leaf on open). */
   lastId: string | undefined;
@@ -68,6 +74,8 @@ export class SessionIndex {
   /** Some entries' parents lead back to themselves (see `finalize`). */
   hasCycles = false;
   private finalized = false;
+  /** Some record named a parent not added before it (missing, later in the file, itself). */
+  private forwardParents = false;
 
   /** Adds a record during load; call `finalize` once every line is in. */
   add(record: EntryRecord): void {
@@ -76,6 +84,8 @@ export class SessionIndex {
     if (parent) {
       record.parentId = parent.id;
       record.node.parentId = parent.id;
+    } else if (record.parentId !== null) {
+      this.forwardParents = true;
     }
     if (this.byId.has(record.id)) this.duplicateIds.push(record.id);
     else this.order.push(record.id);
@@ -101,6 +111,9 @@ export class SessionIndex {
   /** Ids on a cycle of `parentId` links, found in one linear walk. */
   private entriesOnCycles(): Set<string> {
     const onCycle = new Set<string>();
+    // On a cycle, the member added first names a parent added after it (or itself). When every
+    // parent came before its child and no id came twice, there is none.
+    if (!this.forwardParents && this.duplicateIds.length === 0) return onCycle;
     const walkOf = new Map<string, number>();
     let walk = 0;
     for (const start of this.order) {
@@ -133,13 +146,18 @@ export class SessionIndex {
     if (record.marker) return;
     const key = record.node.parentId;
     const list = this.children.get(key);
-    if (list) list.push(record.id);
-    else this.children.set(key, [record.id]);
+    if (list === undefined) this.children.set(key, record.id);
+    else if (typeof list === 'string') this.children.set(key, [list, record.id]);
+    else list.push(record.id);
   }
 
   /** The nearest ancestor that is not a marker; 'orphan' when the chain is broken. */
   private drawnParent(record: EntryRecord): string | null | 'orphan' {
     let parentId = record.parentId;
+    // Most parents are there and are not markers: no walk to make.
+    if (parentId === null) return null;
+    const direct = parentId === record.id ? undefined : this.byId.get(parentId);
+    if (direct && !direct.marker) return parentId;
     const seen = new Set<string>([record.id]);
     while (parentId !== null) {
       if (seen.has(parentId)) return 'orphan';
@@ -156,14 +174,17 @@ export class SessionIndex {
   ancestry(record: EntryRecord): EntryRecord {
     if (record.depth >= 0) return record;
     const chain: EntryRecord[] = [];
-    const seen = new Set<string>();
+    // Records on the chain are marked IN_CHAIN until their depth is known. Every one but the
+    // first comes from `byId` (one record per id), so meeting a marked record, or the first one's
+    // id, is meeting an id already on the chain: a cycle.
     let current: EntryRecord | undefined = record;
-    while (current && current.depth < 0 && !seen.has(current.id)) {
-      seen.add(current.id);
+    while (current && current.depth === NO_ANCESTRY.depth) {
+      if (current !== record && current.id === record.id) break;
+      current.depth = IN_CHAIN;
       chain.push(current);
       current = current.parentId === null ? undefined : this.byId.get(current.parentId);
     }
-    // A cycle (current already seen) counts as reaching a root.
+    // A cycle (current already on the chain) counts as reaching a root.
     let parent = current && current.depth >= 0 ? current : undefined;
     for (let i = chain.length - 1; i >= 0; i--) {
       const r = chain[i]!;
@@ -237,7 +258,8 @@ export class SessionIndex {
 
   /** Children by entry timestamp, oldest first (file order breaks ties). */
   getChildren(parentId: string | null): TreeNode[] {
-    const ids = this.children.get(parentId) ?? [];
+    const list = this.children.get(parentId) ?? [];
+    const ids = typeof list === 'string' ? [list] : list;
     const nodes: TreeNode[] = [];
     for (const id of ids) {
       const record = this.byId.get(id);

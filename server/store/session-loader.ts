@@ -6,9 +6,10 @@ import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
 import { scanMessageLine } from './fast-scan.js';
 
 /*
- * Reading a session file into a skeleton. The file is read once as bytes and cut at newlines; each
- * line becomes a record with its byte range, so bodies can be read again later by position. Only
- * small bodies are kept; the caller decides which large ones it needs while the bytes are in hand.
+ * Reading a session file into a skeleton. The file is read once, in chunks of a megabyte, and cut
+ * at newlines; each line becomes a record with its byte range, so bodies can be read again later
+ * by position. Only small bodies are kept, and the file is never held whole in memory: the bodies
+ * the caller needs are read by position afterwards, through the descriptor the scan used.
  */
 
 export interface LineProblem {
@@ -70,8 +71,6 @@ export interface LoadedFile {
   report: OpenReport;
   /** Length of the file up to and including the last complete line. */
   validLength: number;
-  /** The whole file as read, so the caller can take the bodies it needs without more reads. */
-  bytes: Buffer;
   /** Number of lines up to `validLength`. */
   lineCount: number;
 }
@@ -109,7 +108,10 @@ export function recordOfParsed(
         length,
         usable: true,
         marker,
-        ...NO_ANCESTRY,
+        depth: NO_ANCESTRY.depth,
+        thinking: undefined,
+        model: undefined,
+        compaction: undefined,
       },
     };
   }
@@ -126,7 +128,10 @@ export function recordOfParsed(
         length,
         usable: false,
         marker: false,
-        ...NO_ANCESTRY,
+        depth: NO_ANCESTRY.depth,
+        thinking: undefined,
+        model: undefined,
+        compaction: undefined,
       },
     };
   }
@@ -149,44 +154,50 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
   return true;
 }
 
-/**
- * Reads and indexes a v3 file, or returns the header alone when it needs migration (the caller
- * migrates and loads again). Refuses, without touching the file, anything whose first line is not
- * a session header.
- */
-export function loadSessionFile(file: string): LoadedFile | { migrate: SessionHeader } {
-  return loadSessionBytes(fs.readFileSync(file), file);
-}
+/** The file is read in chunks of this size (a line longer than a chunk grows the buffer). */
+const CHUNK_BYTES = 1024 * 1024;
 
-/** As `loadSessionFile`, over bytes already in hand (`file` names them in errors). */
-export function loadSessionBytes(
-  bytes: Buffer,
-  file: string,
-): LoadedFile | { migrate: SessionHeader } {
-  const report = emptyReport();
-  const index = new SessionIndex();
-  const bodies = new Map<string, SessionEntry>();
-  let header: SessionHeader | undefined;
-  let headerLength = 0;
-  let validLength = 0;
-  let lineNo = 0;
-  let start = 0;
-  while (start < bytes.length) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const complete = newline !== -1;
-    const end = complete ? newline : bytes.length;
-    lineNo++;
+/**
+ * The lines of one file, fed in order: `line` takes the bytes `bytes[start, end)` at file offset
+ * `base + start`, with or without their newline, and knows whether any byte follows them.
+ */
+class LineIndexer {
+  readonly report = emptyReport();
+  readonly index = new SessionIndex();
+  readonly bodies = new Map<string, SessionEntry>();
+  header: SessionHeader | undefined;
+  headerLength = 0;
+  validLength = 0;
+  lineNo = 0;
+
+  constructor(private readonly file: string) {}
+
+  /**
+   * Indexes one line; `complete` when its newline was read, `last` when nothing follows (not even
+   * a newline). Returns 'migrate' when the header needs the migration, 'torn' for a torn last
+   * line; either ends the reading.
+   */
+  line(
+    bytes: Buffer,
+    start: number,
+    end: number,
+    base: number,
+    complete: boolean,
+    last: boolean,
+  ): 'migrate' | 'torn' | undefined {
+    const { report, index } = this;
+    const lineNo = ++this.lineNo;
+    const offset = base + start;
     if (isBlank(bytes, start, end)) {
-      if (complete) validLength = end + 1;
-      start = end + 1;
-      continue;
+      if (complete) this.validLength = base + end + 1;
+      return undefined;
     }
     // Message lines (not the last, whose completeness matters) are indexed without JSON.parse;
     // their bodies are parsed (and checked by the schema) when they are read.
-    if (header !== undefined && complete && end + 1 < bytes.length) {
-      const node = scanMessageLine(bytes, start, end);
+    if (this.header !== undefined && complete && !last) {
+      const node = scanMessageLine(bytes, start, end, index.lastId);
       if (node) {
-        validLength = end + 1;
+        this.validLength = base + end + 1;
         index.add({
           id: node.id,
           parentId: node.parentId,
@@ -194,41 +205,43 @@ export function loadSessionBytes(
           role: node.role,
           node,
           line: lineNo,
-          offset: start,
+          offset,
           length: end - start,
           usable: true,
           marker: false,
-          ...NO_ANCESTRY,
+          depth: NO_ANCESTRY.depth,
+          thinking: undefined,
+          model: undefined,
+          compaction: undefined,
         });
-        start = end + 1;
-        continue;
+        return undefined;
       }
     }
     const parsed = parseLine(bytes.toString('utf8', start, end));
     if (!complete) {
       // The last line has no newline: a torn write unless it parses as a whole line.
       if (parsed.kind === 'bad') {
-        if (header === undefined) throw new NotASessionFileError(file, 'no complete header line');
+        if (this.header === undefined) {
+          throw new NotASessionFileError(this.file, 'no complete header line');
+        }
         report.tornTailBytes = end - start;
-        break;
+        return 'torn';
       }
       report.missingFinalNewline = true;
-      validLength = end;
+      this.validLength = base + end;
     } else {
-      validLength = end + 1;
+      this.validLength = base + end + 1;
     }
-    if (header === undefined) {
+    if (this.header === undefined) {
       if (parsed.kind !== 'header') {
         throw new NotASessionFileError(
-          file,
+          this.file,
           parsed.kind === 'bad' ? `first line: ${parsed.reason}` : 'first line is not a header',
         );
       }
-      header = parsed.header;
-      headerLength = end - start;
-      if (needsMigration(header)) return { migrate: header };
-      start = end + 1;
-      continue;
+      this.header = parsed.header;
+      this.headerLength = end - start;
+      return needsMigration(parsed.header) ? 'migrate' : undefined;
     }
     if (parsed.kind === 'header') {
       report.duplicateHeaders++;
@@ -236,12 +249,12 @@ export function loadSessionBytes(
       report.badLines.push(lineNo);
       report.problems.push({ line: lineNo, reason: parsed.reason });
     } else {
-      const indexed = recordOfParsed(parsed, lineNo, start, end - start);
+      const indexed = recordOfParsed(parsed, lineNo, offset, end - start);
       if (indexed) {
         index.add(indexed.record);
         if (indexed.entry) {
           applyBookkeeping(index, indexed.entry);
-          if (end - start <= SMALL_LINE_BYTES) bodies.set(indexed.record.id, indexed.entry);
+          if (end - start <= SMALL_LINE_BYTES) this.bodies.set(indexed.record.id, indexed.entry);
         }
         if (parsed.kind === 'foreign') {
           report.badLines.push(lineNo);
@@ -249,14 +262,104 @@ export function loadSessionBytes(
         }
       }
     }
+    return undefined;
+  }
+
+  /** The loaded file once every line is in (`stop`: what ended the reading, if anything). */
+  finish(stop: 'migrate' | 'torn' | undefined): LoadedFile | { migrate: SessionHeader } {
+    const { header, index, report } = this;
+    if (header === undefined) throw new NotASessionFileError(this.file, 'the file is empty');
+    if (stop === 'migrate') return { migrate: header };
+    index.finalize();
+    report.orphans = [...index.orphans];
+    report.duplicateIds = [...index.duplicateIds];
+    const lineCount = report.tornTailBytes > 0 ? this.lineNo - 1 : this.lineNo;
+    return {
+      header,
+      headerLength: this.headerLength,
+      index,
+      bodies: this.bodies,
+      report,
+      validLength: this.validLength,
+      lineCount,
+    };
+  }
+}
+
+/**
+ * Reads and indexes a v3 file from `fd` (read from its start, in chunks, until its end), or
+ * returns the header alone when it needs migration (the caller migrates and loads again). Refuses,
+ * without touching the file, anything whose first line is not a session header. `file` names it
+ * in errors; `chunkBytes` is the size of each read (tests make it tiny).
+ */
+export function loadSessionFd(
+  fd: number,
+  file: string,
+  chunkBytes = CHUNK_BYTES,
+): LoadedFile | { migrate: SessionHeader } {
+  const indexer = new LineIndexer(file);
+  let buffer = Buffer.allocUnsafe(chunkBytes);
+  /** `buffer[0, filled)` holds the file's bytes from offset `base` on. */
+  let base = 0;
+  let filled = 0;
+  /** No newline in `buffer[0, searched)` but the one that may end the file: a long line is searched once. */
+  let searched = 0;
+  let stop: 'migrate' | 'torn' | undefined;
+  for (;;) {
+    if (filled === buffer.length) {
+      // One line fills the buffer: make room for the rest of it.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = larger;
+    }
+    const read = fs.readSync(fd, buffer, filled, buffer.length - filled, base + filled);
+    const eof = read === 0;
+    filled += read;
+    const bytes = buffer.subarray(0, filled);
+    let start = 0;
+    while (stop === undefined) {
+      const newline = bytes.indexOf(NEWLINE, Math.max(start, searched));
+      if (newline === -1) {
+        searched = filled;
+        break;
+      }
+      // A newline that ends the bytes read so far may end the file: read on to know.
+      if (newline + 1 === filled && !eof) {
+        searched = newline;
+        break;
+      }
+      stop = indexer.line(bytes, start, newline, base, true, eof && newline + 1 === filled);
+      start = newline + 1;
+    }
+    if (stop !== undefined) break;
+    if (eof) {
+      if (start < filled) stop = indexer.line(bytes, start, filled, base, false, true);
+      break;
+    }
+    buffer.copy(buffer, 0, start, filled);
+    base += start;
+    filled -= start;
+    searched -= start;
+  }
+  return indexer.finish(stop);
+}
+
+/** As `loadSessionFd`, over bytes already in hand (a migrated file). */
+export function loadSessionBytes(
+  bytes: Buffer,
+  file: string,
+): LoadedFile | { migrate: SessionHeader } {
+  const indexer = new LineIndexer(file);
+  let stop: 'migrate' | 'torn' | undefined;
+  let start = 0;
+  while (stop === undefined && start < bytes.length) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const complete = newline !== -1;
+    const end = complete ? newline : bytes.length;
+    stop = indexer.line(bytes, start, end, 0, complete, end + 1 >= bytes.length);
     start = end + 1;
   }
-  if (header === undefined) throw new NotASessionFileError(file, 'the file is empty');
-  index.finalize();
-  report.orphans = [...index.orphans];
-  report.duplicateIds = [...index.duplicateIds];
-  const lineCount = report.tornTailBytes > 0 ? lineNo - 1 : lineNo;
-  return { header, headerLength, index, bodies, report, validLength, bytes, lineCount };
+  return indexer.finish(stop);
 }
 
 /** Reads one line's body again from `bytes` or a file descriptor; undefined if unusable. */

@@ -8,7 +8,7 @@ import type {
   SessionHeader,
   TreeNode,
 } from '../../shared/session-entries.js';
-import { BodyCache, bufferSource, fileSource } from './body-cache.js';
+import { BodyCache, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
 import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
@@ -152,10 +152,14 @@ export class SessionStore {
       ...opened.state,
       lock,
       ...(mode === 'on demand' && opened.pending ? { pending: opened.pending } : {}),
-      // Bodies of the active path come from the bytes in hand; the file takes over afterwards.
-      source: bufferSource(opened.bytes),
+      source: opened.source,
     });
-    store.buildSessionContext();
+    try {
+      store.buildSessionContext();
+    } catch (error) {
+      opened.source.close();
+      throw error;
+    }
     store.bodies.source = opened.laterSource();
     return store;
   }
