@@ -58,6 +58,30 @@ export async function waitIdle(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Abort' })).toHaveCount(0);
   await expect(conversation(page).locator('[aria-busy="true"]')).toHaveCount(0);
   await expect(conversation(page).locator('[data-entry-id="pending"]')).toHaveCount(0);
+  await waitGraphSettled(page);
+}
+
+/**
+ * The graph has stopped moving: the view that follows the leaf glides for up to 250 ms after an
+ * answer, and a click that lands while a node moves under the pointer reaches the pane instead.
+ * Settled means the viewport's transform held still over three frames spaced 100 ms apart.
+ */
+export async function waitGraphSettled(page: Page): Promise<void> {
+  const viewport = page.locator('.react-flow__viewport');
+  if ((await viewport.count()) === 0 || !(await viewport.first().isVisible())) return;
+  let last = '';
+  let still = 0;
+  await expect
+    .poll(
+      async () => {
+        const now = (await viewport.first().getAttribute('style')) ?? '';
+        still = now === last ? still + 1 : 0;
+        last = now;
+        return still;
+      },
+      { intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(2);
 }
 
 export async function entryIdOf(locator: Locator): Promise<string> {
