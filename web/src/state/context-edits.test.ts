@@ -70,7 +70,7 @@ describe('context edits on the page', () => {
   it('takes the latest edit of a message, and an edit back to its own content as an undo', () => {
     const view = viewWith(
       ['e1', 'e2'],
-      [edit('e1', 'u1', null), edit('e2', 'u1', { content: hello.content })],
+      [edit('e1', 'u1', null), edit('e2', 'u1', { content: [{ type: 'text', text: 'hello' }] })],
     );
     expect(contextEditsOnPath(view)).toEqual(new Map());
   });
