@@ -3,6 +3,7 @@ import path from 'node:path';
 import { test, expect } from './support/fixtures.js';
 import {
   chatMessages,
+  conversation,
   entryIdOf,
   openArbor,
   sendPrompt,
@@ -40,10 +41,11 @@ test('a message is hidden from the model, another replaced, and both undone', as
   await sendPrompt(page, 'my password is hunter2');
   await sendPrompt(page, 'what next');
 
-  const secret = chatMessages(page, 'user').first();
-  const answer = chatMessages(page, 'assistant').last();
-  const secretId = await entryIdOf(secret);
-  const answerId = await entryIdOf(answer);
+  // Located by entry id: later prompts add messages, and the edited ones must stay the same.
+  const secretId = await entryIdOf(chatMessages(page, 'user').first());
+  const answerId = await entryIdOf(chatMessages(page, 'assistant').last());
+  const secret = conversation(page).locator(`[data-entry-id="${secretId}"]`);
+  const answer = conversation(page).locator(`[data-entry-id="${answerId}"]`);
   const treeCountBefore = await treeNodes(page).count();
 
   // Hide, from the keyboard: the control is a named button that takes focus.
@@ -98,6 +100,9 @@ test('a message is hidden from the model, another replaced, and both undone', as
   await answer.getByRole('button', { name: 'Undo context edit' }).click();
   await expect(answer).not.toHaveAttribute('data-context-edit', /./);
   await expect(answer.getByText('(answer withheld)')).toHaveCount(0);
+  // The graph draws only what is in view: show it all.
+  await page.getByRole('button', { name: 'Fit all' }).click();
+  await expect(secretNode).toHaveCount(1);
   await expect(secretNode).not.toHaveAttribute('data-context-edit', /./);
   await expect(answerNode).not.toHaveAttribute('data-context-edit', /./);
   await expect(secret.getByRole('button', { name: 'Undo context edit' })).toHaveCount(0);
