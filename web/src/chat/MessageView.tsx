@@ -9,7 +9,11 @@ import type {
 } from '../../../shared/messages';
 import type { ContextEditShown } from '../state/context-edits';
 import type { ToolRun } from '../state/session-reducer';
-import { ContextEditControls, ContextEditNote, type ContextEditActions } from './ContextEditControls';
+import {
+  ContextEditControls,
+  ContextEditNote,
+  type ContextEditActions,
+} from './ContextEditControls';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
 
 export interface MessageViewProps {
