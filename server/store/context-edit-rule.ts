@@ -1,4 +1,5 @@
 import type { ContextEditEntry, SessionEntry } from '../../shared/session-entries.js';
+import { planFromPath } from './session-context.js';
 
 /*
  * Which context edits may be written, and the replacement each one writes: pi 1.6's
@@ -34,16 +35,27 @@ function ownContent(entry: SessionEntry): NonNullable<Replacement>['content'] | 
   return undefined;
 }
 
-/** The latest edit of `targetId` on `branch` (root first), as the context applies it. */
+/** The latest edit of `targetId` among `entries` (root first): the one the context applies. */
 export function activeEditOf(
-  branch: readonly SessionEntry[],
+  entries: readonly SessionEntry[],
   targetId: string,
 ): ContextEditEntry | undefined {
-  for (let i = branch.length - 1; i >= 0; i--) {
-    const entry = branch[i]!;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
     if (entry.type === 'context_edit' && entry.targetId === targetId) return entry;
   }
   return undefined;
+}
+
+/** The entries of `branch` that make the model's context at its end (pi's rule: a compaction keeps some). */
+function contextEntries(branch: readonly SessionEntry[]): SessionEntry[] {
+  const path = branch.map((entry) => ({
+    id: entry.id,
+    type: entry.type,
+    ...(entry.type === 'message' ? { role: entry.message.role } : {}),
+    entry,
+  }));
+  return planFromPath(path, (item) => item.entry).emitted.map((item) => item.entry);
 }
 
 /**
@@ -71,6 +83,12 @@ export function replacementFor(
       `Entry ${targetId} is a ${target.type === 'message' ? `${target.message.role} message` : target.type}; only user, assistant, tool-result and custom messages can be edited in the context.`,
     );
   }
+  const context = contextEntries(branch);
+  if (!context.some((entry) => entry.id === targetId)) {
+    throw new ContextEditRefused(
+      `Entry ${targetId} was compacted: the model sees only the compaction's summary of it, so an edit would change nothing.`,
+    );
+  }
   if ('hide' in change) return null;
   if ('text' in change) {
     const role = target.type === 'message' ? target.message.role : 'custom';
@@ -78,7 +96,7 @@ export function replacementFor(
       ? { content: [{ type: 'text', text: change.text }] }
       : { content: change.text };
   }
-  const active = activeEditOf(branch, targetId);
+  const active = activeEditOf(context, targetId);
   if (!active || isRestoring(active, target)) {
     throw new ContextEditRefused(
       `Entry ${targetId} is not edited in the context; nothing to undo.`,
