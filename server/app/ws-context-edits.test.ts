@@ -8,8 +8,10 @@ import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { UserStore } from '../auth/user-store.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog } from '../models/model-catalog.js';
+import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
+import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -30,6 +32,7 @@ let server: TestServer;
 const bodies: { messages: { role: string; content: unknown }[] }[] = [];
 const clients = {} as Record<Name, WsTestClient>;
 let sessionId: string;
+let proxyUrl: string;
 
 async function startRecordingProxy(): Promise<string> {
   const target = new URL(demo.baseUrl);
@@ -138,7 +141,7 @@ function contextTexts(): string[] {
 
 beforeAll(async () => {
   demo = await startDemoModel({ port: 0 });
-  const proxyUrl = await startRecordingProxy();
+  proxyUrl = await startRecordingProxy();
   const tokens = {} as Record<Name, string>;
   server = await startTestServer({
     prepare: async (dataDir) => {
@@ -342,5 +345,41 @@ describe('context edits over the WebSocket', () => {
       expect(answer, name).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
     expect(fs.readFileSync(sessionFile()).equals(before)).toBe(true);
+  });
+
+  it('pi 1.6 continues a copy of the file with the same request to the model as Arbor', async () => {
+    const { nodes } = await tree();
+    const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    await clients.max.ok({ type: 'edit_context', sessionId, targetId: alpha.id, content: null });
+    // pi's agent folder: its models.json sends the demo model's requests through the proxy too.
+    const agentDir = fs.mkdtempSync(path.join(server.dataDir, 'pi-agent-'));
+    fs.writeFileSync(
+      path.join(agentDir, 'models.json'),
+      JSON.stringify({
+        providers: {
+          arbor: {
+            baseUrl: proxyUrl,
+            api: 'openai-completions',
+            apiKey: 'demo',
+            models: [{ id: 'arbor-demo', contextWindow: 64_000, maxTokens: 4096 }],
+          },
+        },
+      }),
+    );
+    // A copy where pi looks for the workspace's sessions, so Arbor's own file stays as it is.
+    const copies = sessionDirFor(agentDir, server.workspacePath);
+    fs.mkdirSync(copies, { recursive: true });
+    fs.copyFileSync(sessionFile(), path.join(copies, path.basename(sessionFile())));
+    const pi = await runPi16Cli(
+      ['-p', '--provider', 'arbor', '--model', 'arbor-demo', '--session-id', sessionId, 'epsilon'],
+      { cwd: server.workspacePath, agentDir },
+    );
+    expect(pi.code, pi.stderr).toBe(0);
+    const piRequest = lastRequestTexts();
+    await prompt('epsilon');
+    const arborRequest = lastRequestTexts();
+    expect(piRequest).not.toContain('user: alpha is a secret');
+    expect(piRequest).toContain('assistant: (answer withheld)');
+    expect(arborRequest).toEqual(piRequest);
   });
 });
