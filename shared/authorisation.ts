@@ -61,6 +61,7 @@ export function accessFor(command: CommandType): Access {
     case 'set_thinking_level':
     case 'set_label':
     case 'set_session_name':
+    case 'edit_context':
       return 'write';
     default:
       return assertNever(command);

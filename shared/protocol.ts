@@ -180,6 +180,15 @@ export const SetLabelSchema = sessionCommand('set_label', {
 export const SetSessionNameSchema = sessionCommand('set_session_name', {
   name: z.string().min(1).max(200),
 });
+/**
+ * Changes an entry's part of the model's context without branching (a pi 1.6 context_edit at the
+ * leaf): `null` hides it from the model, a string replaces its content there, `restore` undoes
+ * an earlier edit. Only while the session is idle (decision 064).
+ */
+export const EditContextSchema = sessionCommand('edit_context', {
+  targetId: EntryIdSchema,
+  content: z.union([z.null(), PromptTextSchema, z.object({ restore: z.literal(true) })]),
+});
 export const PingSchema = command('ping', {});
 
 export const CommandSchema = z.discriminatedUnion('type', [
@@ -204,6 +213,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   SetThinkingLevelSchema,
   SetLabelSchema,
   SetSessionNameSchema,
+  EditContextSchema,
   PingSchema,
 ]);
 
@@ -453,6 +463,8 @@ export interface CommandResults {
   set_thinking_level: Record<string, never>;
   set_label: Record<string, never>;
   set_session_name: Record<string, never>;
+  /** The id of the context_edit entry written (it arrives as `entry_appended` too). */
+  edit_context: { entryId: string };
   ping: { time: number };
 }
 

@@ -9,6 +9,7 @@ import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import { isOverflowFrom } from '../models/context-overflow.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
+import type { ContextChange } from '../store/context-edit-rule.js';
 import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
@@ -255,6 +256,19 @@ export class AgentSession {
     const trimmed = name.trim();
     if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
     this.store.appendSessionInfo(trimmed);
+  }
+
+  /**
+   * Hides an entry from the model's context, replaces its content there or undoes that, with a
+   * context_edit at the leaf (no branch); only while idle (decision 064). Resolves, durable, to
+   * the new entry's id.
+   */
+  async editContext(targetId: string, change: ContextChange): Promise<string> {
+    this.assertIdle();
+    const id = this.store.appendContextEdit(targetId, change);
+    this.rebuildContext();
+    await this.syncer.flush();
+    return id;
   }
 
   /** True while a run, or a compaction or branch summary, is in progress. */

@@ -102,6 +102,8 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
       return { type, sessionId, entryId: session.userEntry, label: 'checked' };
     case 'set_session_name':
       return { type, sessionId, name: 'renamed' };
+    case 'edit_context':
+      return { type, sessionId, targetId: session.userEntry, content: 'edited' };
     default:
       return { type, sessionId };
   }

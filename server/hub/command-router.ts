@@ -246,6 +246,23 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       live.agent.setSessionName(command.name.trim());
       return {};
     }
+    case 'edit_context': {
+      const live = await target(ctx, command);
+      if (live.isBusy()) {
+        throw new ArborError(
+          'session_busy',
+          'The session is running; edit the context once the run has ended (or abort it).',
+        );
+      }
+      const content = command.content;
+      const change =
+        content === null
+          ? { hide: true as const }
+          : typeof content === 'string'
+            ? { text: content }
+            : { restore: true as const };
+      return { entryId: await live.agent.editContext(command.targetId, change) };
+    }
     case 'ping':
       return { time: Date.now() };
     default:

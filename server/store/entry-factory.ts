@@ -2,6 +2,7 @@ import type { AgentMessage, UserContent } from '../../shared/messages.js';
 import type {
   BranchSummaryEntry,
   CompactionEntry,
+  ContextEditEntry,
   CustomEntry,
   CustomMessageEntry,
   LabelEntry,
@@ -100,5 +101,15 @@ export const buildEntry = {
     type: 'session_info',
     ...base,
     name,
+  }),
+  contextEdit: (
+    base: EntryBase,
+    targetId: string,
+    replacement: ContextEditEntry['replacement'],
+  ): ContextEditEntry => ({
+    type: 'context_edit',
+    ...base,
+    targetId,
+    replacement,
   }),
 };

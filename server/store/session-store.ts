@@ -10,6 +10,7 @@ import type {
 } from '../../shared/session-entries.js';
 import { BodyCache, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
+import { replacementFor, type ContextChange } from './context-edit-rule.js';
 import { buildEntry, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
@@ -321,6 +322,13 @@ export class SessionStore {
     const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name.trim()));
     this.emit({ type: 'session_info_changed', name: this.index.sessionName });
     return id;
+  }
+
+  /** Appends a pi 1.6 context_edit of `targetId` at the leaf (context-edit-rule.ts says which). */
+  appendContextEdit(targetId: string, change: ContextChange): string {
+    const exists = this.index.byId.get(targetId)?.marker === false;
+    const replacement = replacementFor(this.getBranch(), targetId, exists, change);
+    return this.appendEntry(buildEntry.contextEdit(this.base(), targetId, replacement));
   }
 
   // ---------------------------------------------------------------- moving the leaf

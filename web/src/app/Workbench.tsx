@@ -24,11 +24,13 @@ import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
+import { ContextEditsContext } from '../tree/context-edit-marks';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
+import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
@@ -170,6 +172,7 @@ export function Workbench({
   const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
 
   const ready = view !== null && status === 'open';
+  const contextEdits = useContextEdits(socket, view, canWrite, fail);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,
@@ -448,7 +451,7 @@ export function Workbench({
           onNew={newSession}
         />
         {chatView && chatView.sessionId === view?.sessionId ? (
-          <ChatLog view={chatView} />
+          <ChatLog view={chatView} contextActions={contextEdits.actions} />
         ) : (
           <div className="chat-log" role="log" aria-label="Conversation">
             <p className="chat-empty">{sessionId ? 'Opening the session…' : 'No session open.'}</p>
@@ -477,18 +480,20 @@ export function Workbench({
         />
       </main>
       <section className="panel panel-tree" role="region" aria-label="Session tree">
-        {view ? (
-          <SessionTree
-            sessionId={view.sessionId}
-            tree={view.tree}
-            byId={view.byId}
-            leafId={view.leafId}
-            readOnly={!canWrite}
-            onNavigate={navigate}
-            onPrefetch={prefetch}
-            onSetLabel={setLabel}
-          />
-        ) : null}
+        <ContextEditsContext.Provider value={contextEdits.marks}>
+          {view ? (
+            <SessionTree
+              sessionId={view.sessionId}
+              tree={view.tree}
+              byId={view.byId}
+              leafId={view.leafId}
+              readOnly={!canWrite}
+              onNavigate={navigate}
+              onPrefetch={prefetch}
+              onSetLabel={setLabel}
+            />
+          ) : null}
+        </ContextEditsContext.Provider>
       </section>
     </div>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useSyncExternalStore } from
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
 import { chatWindow } from '../state/chat-window';
 import { missingBodies } from '../state/chat-items';
+import { missingEditBodies } from '../state/context-edits';
 import { sessionReducer, type SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
@@ -128,7 +129,8 @@ export function useSession(
   // Bodies the chat is about to draw and the page lacks: older path messages than the snapshot
   // carried once the user reveals them, and the new path's after a leaf move or a compaction.
   const shown = useSyncExternalStore(chatWindow.subscribe, () => chatWindow.shownFor(sessionId));
-  const missing = live ? missingBodies(live, shown) : [];
+  // Context edits on the path too: the chat and the graph show them on the entries they change.
+  const missing = live ? [...missingBodies(live, shown), ...missingEditBodies(live)] : [];
   const missingKey = missing.join(',');
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));

@@ -1,11 +1,15 @@
 import { memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { chatWindow, REVEAL_STEP } from '../state/chat-window';
 import { chatItems } from '../state/chat-items';
+import { isContextEditable } from '../state/context-edits';
 import type { SessionView, ToolRun } from '../state/session-reducer';
+import type { ContextEditActions } from './ContextEditControls';
 import { MessageView } from './MessageView';
 
 interface ChatLogProps {
   view: SessionView;
+  /** Present when this user may act in the session: messages offer context edits. */
+  contextActions?: ContextEditActions | undefined;
 }
 
 function runsFor(
@@ -27,12 +31,12 @@ function runsFor(
  * messages are drawn until the user asks for earlier ones (`chatWindow`, which the body loader also
  * reads, so revealed messages get their bodies fetched; until then they show as loading).
  */
-export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
-  const { byId, leafId, bodies, unsaved, streaming } = view;
+export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogProps) {
+  const { byId, leafId, bodies, unsaved, streaming, contextEdits } = view;
   const items = useMemo(
-    () => chatItems({ ...view, byId, leafId, bodies, unsaved, streaming }),
+    () => chatItems({ ...view, byId, leafId, bodies, unsaved, streaming, contextEdits }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [byId, leafId, bodies, unsaved, streaming],
+    [byId, leafId, bodies, unsaved, streaming, contextEdits],
   );
   const limit = useSyncExternalStore(chatWindow.subscribe, () =>
     chatWindow.shownFor(view.sessionId),
@@ -83,6 +87,12 @@ export const ChatLog = memo(function ChatLog({ view }: ChatLogProps) {
           streaming={item.streaming}
           unavailable={item.unavailable === true}
           runs={runsFor(view, item.message)}
+          contextEdit={item.contextEdit}
+          contextActions={
+            item.entryId && !item.streaming && isContextEditable(item.role)
+              ? contextActions
+              : undefined
+          }
         />
       ))}
     </div>

@@ -59,4 +59,39 @@ describe('MessageView', () => {
     expect(html).not.toContain('Loading…');
     expect(html).toContain('could not be read');
   });
+
+  it('offers context edits as named buttons to those who may act, disabled while running', () => {
+    const message = { role: 'user' as const, content: 'hello there', timestamp: 0 };
+    const edit = () => undefined;
+    const none = renderToStaticMarkup(
+      <MessageView entryId="e1" role="user" message={message} streaming={false} />,
+    );
+    expect(none).not.toContain('Hide from the model');
+    const idle = renderToStaticMarkup(
+      <MessageView
+        entryId="e1"
+        role="user"
+        message={message}
+        streaming={false}
+        contextActions={{ idle: true, edit }}
+      />,
+    );
+    expect(idle).toContain('>Hide from the model</button>');
+    expect(idle).toContain('>Replace for the model</button>');
+    expect(idle).not.toContain('Undo context edit');
+    const busyHidden = renderToStaticMarkup(
+      <MessageView
+        entryId="e1"
+        role="user"
+        message={message}
+        streaming={false}
+        contextEdit={{ kind: 'hidden' }}
+        contextActions={{ idle: false, edit }}
+      />,
+    );
+    expect(busyHidden).toContain('data-context-edit="hidden"');
+    expect(busyHidden).toContain('Hidden from the model');
+    expect(busyHidden).toMatch(/<button[^>]*disabled=""[^>]*>Undo context edit<\/button>/);
+    expect(busyHidden).not.toContain('>Hide from the model</button>');
+  });
 });

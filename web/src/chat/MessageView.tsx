@@ -7,7 +7,13 @@ import type {
   TextContent,
   UserContent,
 } from '../../../shared/messages';
+import type { ContextEditShown } from '../state/context-edits';
 import type { ToolRun } from '../state/session-reducer';
+import {
+  ContextEditControls,
+  ContextEditNote,
+  type ContextEditActions,
+} from './ContextEditControls';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
 
 export interface MessageViewProps {
@@ -19,6 +25,22 @@ export interface MessageViewProps {
   unavailable?: boolean;
   /** Live runs of this message's tool calls (only while they run). */
   runs?: ToolRun[] | undefined;
+  /** How the model sees this message when a context edit changed it. */
+  contextEdit?: ContextEditShown | undefined;
+  /** Present when this user may edit this message's part of the context (decision 064). */
+  contextActions?: ContextEditActions | undefined;
+}
+
+/** A message's text as a replacement would start from it. */
+function textOf(message: AgentMessage): string {
+  if (!('content' in message)) return '';
+  const content: unknown = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as { type: string; text?: unknown }[])
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .join('\n');
 }
 
 function Images({ blocks }: { blocks: ImageContent[] }) {
@@ -249,18 +271,30 @@ function SystemMessageView({ message }: { message: SystemMessage }) {
  * and does not re-render while another one streams.
  */
 export const MessageView = memo(function MessageView(props: MessageViewProps) {
-  const { entryId, role, message, streaming, unavailable, runs } = props;
+  const { entryId, role, message, streaming, unavailable, runs, contextEdit, contextActions } =
+    props;
   const loading = !message && !unavailable;
+  const edited = contextEdit ? ` context-${contextEdit.kind}` : '';
   return (
     <article
-      className={`message role-${role}${streaming ? ' is-streaming' : ''}${loading ? ' is-loading' : ''}`}
+      className={`message role-${role}${streaming ? ' is-streaming' : ''}${loading ? ' is-loading' : ''}${edited}`}
       data-entry-id={entryId ?? 'pending'}
       data-role={role}
+      data-context-edit={contextEdit?.kind}
       aria-busy={streaming || loading ? 'true' : undefined}
     >
       <header className="message-head">
         <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
+        {contextActions && entryId && message ? (
+          <ContextEditControls
+            entryId={entryId}
+            originalText={textOf(message)}
+            edit={contextEdit}
+            actions={contextActions}
+          />
+        ) : null}
       </header>
+      {contextEdit ? <ContextEditNote edit={contextEdit} /> : null}
       {message ? (
         <Body message={message} runs={runs} />
       ) : unavailable ? (

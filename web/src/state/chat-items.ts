@@ -1,5 +1,6 @@
 import type { AgentMessage } from '../../../shared/messages';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+import { contextEditsOnPath, type ContextEditShown } from './context-edits';
 import type { SessionView } from './session-reducer';
 
 /*
@@ -73,11 +74,14 @@ export interface ChatItem {
   streaming: boolean;
   /** The body could not be had from the server: the chat says so instead of waiting. */
   unavailable?: boolean;
+  /** How the model sees this message when a context edit changed it (decision 064). */
+  contextEdit?: ContextEditShown;
 }
 
 /** What the chat shows: the active path's chat entries, then unsaved and streaming messages. */
 export function chatItems(view: SessionView): ChatItem[] {
   const items: ChatItem[] = [];
+  const edits = contextEditsOnPath(view);
   for (const id of activePathIds(view)) {
     const node = view.byId.get(id)!;
     if (!isChatEntry(node)) continue;
@@ -90,6 +94,7 @@ export function chatItems(view: SessionView): ChatItem[] {
       message,
       streaming: false,
       ...(!message && view.unavailable.has(id) ? { unavailable: true } : {}),
+      ...(edits.has(id) ? { contextEdit: edits.get(id)! } : {}),
     });
   }
   view.unsaved.forEach((message, i) =>

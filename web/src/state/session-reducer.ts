@@ -12,7 +12,7 @@ import type {
   SessionSnapshot,
   EventFrame,
 } from '../../../shared/protocol';
-import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+import type { ContextEditEntry, SessionEntry, TreeNode } from '../../../shared/session-entries';
 import { bodyOfEntry } from './chat-items';
 
 /*
@@ -50,6 +50,8 @@ export interface SessionView {
   leafId: string | null;
   /** Renderable bodies of entries (messages, summaries) by entry id. */
   bodies: Map<string, AgentMessage>;
+  /** Bodies of context_edit entries by entry id (what the chat and graph show of them). */
+  contextEdits: Map<string, ContextEditEntry>;
   /** Entries whose body the server could not give (missing or unreadable): never asked again. */
   unavailable: ReadonlySet<string>;
   /** The message being streamed (between message_start and message_end). */
@@ -111,6 +113,8 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     byId,
     leafId: snapshot.leafId,
     bodies,
+    contextEdits:
+      previous && previous.sessionId === snapshot.sessionId ? previous.contextEdits : new Map(),
     unavailable:
       previous && previous.sessionId === snapshot.sessionId ? previous.unavailable : new Set(),
     streaming: snapshot.streamingMessage ? structuredClone(snapshot.streamingMessage) : null,
@@ -361,14 +365,20 @@ export function sessionReducer(
     }
     case 'entries_loaded': {
       const bodies = new Map(view.bodies);
+      let contextEdits = view.contextEdits;
       for (const entry of action.entries) {
         const body = bodyOfEntry(entry);
         if (body) bodies.set(entry.id, body);
+        if (entry.type === 'context_edit') {
+          if (contextEdits === view.contextEdits) contextEdits = new Map(contextEdits);
+          contextEdits.set(entry.id, entry);
+        }
       }
-      if (!action.unavailable?.length) return { ...view, bodies };
+      if (!action.unavailable?.length) return { ...view, bodies, contextEdits };
       return {
         ...view,
         bodies,
+        contextEdits,
         unavailable: new Set([...view.unavailable, ...action.unavailable]),
       };
     }

@@ -3,6 +3,7 @@ import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { describeItem, type GraphNodeData } from '../graph/session-to-graph';
 import { TreeActionsContext } from './tree-actions';
 import { MARK_LEAF, MARK_NONE, useMark } from './active-marks';
+import { ContextEditsContext } from './context-edit-marks';
 
 const ROLE_MARK: Record<string, string> = {
   user: 'You',
@@ -24,6 +25,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
   const actions = useContext(TreeActionsContext);
   const item = data.item;
   const mark = useMark(item.id);
+  const contextEdit = useContext(ContextEditsContext).get(item.id);
   if (item.kind !== 'entry') return null;
   const isLeaf = mark === MARK_LEAF;
   const entry = item.entry;
@@ -31,6 +33,12 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
   if (mark !== MARK_NONE) classes.push('on-path');
   if (isLeaf) classes.push('is-leaf');
   if (entry.isError) classes.push('is-error');
+  if (contextEdit) classes.push(`context-${contextEdit.kind}`);
+  const editNote = contextEdit
+    ? contextEdit.kind === 'hidden'
+      ? 'hidden from the model'
+      : `replaced for the model: ${contextEdit.text}`
+    : '';
   const focused = actions.focusedId === item.id;
   const preview = entry.preview || (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
   return (
@@ -42,7 +50,8 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         tabIndex={focused ? 0 : -1}
         data-entry-id={item.id}
         data-role={item.role}
-        aria-label={describeItem(item)}
+        aria-label={editNote ? `${describeItem(item)} (${editNote})` : describeItem(item)}
+        data-context-edit={contextEdit?.kind}
         aria-current={isLeaf ? 'true' : undefined}
         onFocus={() => actions.setFocused(item.id)}
         onPointerEnter={() => actions.prefetch(item.id)}
@@ -50,6 +59,11 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         <span className="node-role">{ROLE_MARK[item.role] ?? item.role}</span>
         <span className="node-text">{preview}</span>
         {data.label ? <span className="node-label">{data.label}</span> : null}
+        {contextEdit ? (
+          <span className="node-context-edit" title={editNote}>
+            {contextEdit.kind === 'hidden' ? 'hidden' : `→ ${contextEdit.text}`}
+          </span>
+        ) : null}
       </div>
       {actions.readOnly ? null : (
         <button

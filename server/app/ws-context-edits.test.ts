@@ -1,0 +1,385 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TreeNode } from '../../shared/session-entries.js';
+import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
+import { UserStore } from '../auth/user-store.js';
+import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
+import { ModelCatalog } from '../models/model-catalog.js';
+import { sessionDirFor } from '../store/session-paths.js';
+import { SessionStore } from '../store/session-store.js';
+import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
+import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
+import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
+
+/*
+ * Context edits by people, over a real WebSocket with real logins: `edit_context` appends a pi 1.6
+ * context_edit at the leaf, the next request to the model (the demo model, reached through a proxy
+ * that records each request body) leaves out the hidden message and carries the replacement, an
+ * undo brings the original back, pi 1.6 reads the file to the same context at every entry, and
+ * those who may not act in the session are refused.
+ */
+
+const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
+type Name = keyof typeof USERS;
+
+let demo: RunningDemoModel;
+let proxy: http.Server;
+let server: TestServer;
+const bodies: { messages: { role: string; content: unknown }[] }[] = [];
+const clients = {} as Record<Name, WsTestClient>;
+let sessionId: string;
+let proxyUrl: string;
+
+async function startRecordingProxy(): Promise<string> {
+  const target = new URL(demo.baseUrl);
+  proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (body.length > 0) bodies.push(JSON.parse(body.toString('utf8')) as (typeof bodies)[0]);
+      const forward = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: `${target.pathname}${req.url!.replace(/^\/v1/, '')}`,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+}
+
+async function login(token: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(res.status).toBe(200);
+  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+}
+
+async function prompt(text: string): Promise<void> {
+  const done = clients.max.waitForEvent(sessionId, 'agent_end', 30_000);
+  await clients.max.ok({ type: 'prompt', sessionId, text });
+  await done;
+}
+
+async function tree(): Promise<{ nodes: TreeNode[]; leafId: string }> {
+  const answer = await clients.max.ok<{ tree: WireTree; leafId: string }>({
+    type: 'get_tree',
+    sessionId,
+  });
+  const nodes = decodeTree(answer.tree);
+  if (typeof nodes === 'string') throw new Error(nodes);
+  return { nodes, leafId: answer.leafId };
+}
+
+function sessionFile(): string {
+  const dir = path.join(server.dataDir, 'sessions');
+  const name = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .find((file) => file.endsWith(`_${sessionId}.jsonl`));
+  if (!name) throw new Error('no session file');
+  return path.join(dir, name);
+}
+
+function lastLine(): Record<string, unknown> {
+  const lines = fs.readFileSync(sessionFile(), 'utf8').trimEnd().split('\n');
+  return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+}
+
+/** The texts of the messages of the last request the model got, as `role: text`. */
+function lastRequestTexts(): string[] {
+  const body = bodies.at(-1)!;
+  return body.messages
+    .filter((message) => message.role !== 'system')
+    .map((message) => {
+      const content = message.content;
+      const text =
+        typeof content === 'string'
+          ? content
+          : Array.isArray(content)
+            ? content.map((part: { text?: string }) => part.text ?? '').join('')
+            : '';
+      return `${message.role}: ${text}`;
+    });
+}
+
+function contextTexts(): string[] {
+  const store = SessionStore.openReadOnly(sessionFile());
+  try {
+    return store
+      .buildSessionContext()
+      .messages.filter((message) => message.role !== 'system')
+      .map((message) => {
+        const content: unknown = 'content' in message ? message.content : '';
+        const text =
+          typeof content === 'string'
+            ? content
+            : (content as { text?: string }[]).map((part) => part.text ?? '').join('');
+        return `${message.role}: ${text}`;
+      });
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(async () => {
+  demo = await startDemoModel({ port: 0 });
+  proxyUrl = await startRecordingProxy();
+  const tokens = {} as Record<Name, string>;
+  server = await startTestServer({
+    prepare: async (dataDir) => {
+      const users = new UserStore(dataDir);
+      for (const [name, role] of Object.entries(USERS)) {
+        tokens[name as Name] = (await users.add(name, role)).token;
+      }
+    },
+    build: {
+      catalog: ModelCatalog.load({ dataDir: '/nonexistent', demoBaseUrl: proxyUrl, env: {} }),
+    },
+  });
+  for (const name of Object.keys(USERS) as Name[]) {
+    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens[name]) });
+  }
+  ({ sessionId } = await clients.max.ok<{ sessionId: string }>({
+    type: 'new_session',
+    workspaceId: server.workspaceId,
+  }));
+  for (const client of Object.values(clients)) await client.ok({ type: 'subscribe', sessionId });
+  await prompt('alpha is a secret');
+  await prompt('beta');
+}, 60_000);
+
+afterAll(async () => {
+  for (const client of Object.values(clients)) await client.close();
+  await server.close();
+  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await demo.close();
+});
+
+describe('context edits over the WebSocket', () => {
+  it('hides a message and replaces another without branching; the model gets the edited context', async () => {
+    const before = await tree();
+    const alpha = before.nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    const betaAnswer = before.nodes.find(
+      (n) => n.role === 'assistant' && n.preview.includes('beta'),
+    )!;
+    expect(contextTexts()).toContain('user: alpha is a secret');
+
+    const appended = clients.max.waitForEvent(sessionId, 'entry_appended');
+    const hidden = await clients.max.ok<{ entryId: string }>({
+      type: 'edit_context',
+      sessionId,
+      targetId: alpha.id,
+      content: null,
+    });
+    const event = (await appended) as { event: { node: TreeNode } };
+    expect(event.event.node).toMatchObject({ id: hidden.entryId, type: 'context_edit' });
+    // pi 1.6's shape, key order included, at the leaf: no branch.
+    const line = lastLine();
+    expect(Object.keys(line)).toEqual([
+      'type',
+      'id',
+      'parentId',
+      'timestamp',
+      'targetId',
+      'replacement',
+    ]);
+    expect(line).toMatchObject({
+      type: 'context_edit',
+      id: hidden.entryId,
+      parentId: before.leafId,
+      targetId: alpha.id,
+      replacement: null,
+    });
+
+    const replaced = await clients.max.ok<{ entryId: string }>({
+      type: 'edit_context',
+      sessionId,
+      targetId: betaAnswer.id,
+      content: '(answer withheld)',
+    });
+    expect(lastLine()).toMatchObject({
+      parentId: hidden.entryId,
+      targetId: betaAnswer.id,
+      replacement: { content: [{ type: 'text', text: '(answer withheld)' }] },
+    });
+    expect((await tree()).leafId).toBe(replaced.entryId);
+    expect(contextTexts()).toEqual([
+      'assistant: You said: "alpha is a secret"',
+      'user: beta',
+      'assistant: (answer withheld)',
+    ]);
+
+    await prompt('gamma');
+    expect(lastRequestTexts()).toEqual([
+      'assistant: You said: "alpha is a secret"',
+      'user: beta',
+      'assistant: (answer withheld)',
+      'user: gamma',
+    ]);
+    await expectSameAsPi16(sessionFile());
+  });
+
+  it('undoes an edit with a later edit that restores the original', async () => {
+    const { nodes } = await tree();
+    const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    const restored = await clients.max.ok<{ entryId: string }>({
+      type: 'edit_context',
+      sessionId,
+      targetId: alpha.id,
+      content: { restore: true },
+    });
+    expect(lastLine()).toMatchObject({
+      id: restored.entryId,
+      targetId: alpha.id,
+      replacement: { content: [{ type: 'text', text: 'alpha is a secret' }] },
+    });
+    await prompt('delta');
+    expect(lastRequestTexts().slice(0, 2)).toEqual([
+      'user: alpha is a secret',
+      'assistant: You said: "alpha is a secret"',
+    ]);
+    // An undo of what is not edited says so.
+    const again = await clients.max.request({
+      type: 'edit_context',
+      sessionId,
+      targetId: alpha.id,
+      content: { restore: true },
+    });
+    expect(again).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', message: expect.stringMatching(/nothing to undo/) },
+    });
+    await expectSameAsPi16(sessionFile());
+  });
+
+  it('refuses targets off the active path, of kinds that cannot be edited, and unknown ones', async () => {
+    const { nodes } = await tree();
+    const file = sessionFile();
+    const size = fs.statSync(file).size;
+    const firstAnswer = nodes.find((n) => n.role === 'assistant')!;
+    const offPath = nodes.find((n) => n.role === 'user' && n.preview === 'beta')!;
+    const edit = nodes.find((n) => n.type === 'context_edit')!;
+    const leaf = (await tree()).leafId;
+    // A branch after the first answer leaves "beta" off the active path.
+    await clients.max.ok({ type: 'navigate_tree', sessionId, targetId: firstAnswer.id });
+    const sized = fs.statSync(file).size;
+    const offAnswer = await clients.max.request({
+      type: 'edit_context',
+      sessionId,
+      targetId: offPath.id,
+      content: null,
+    });
+    expect(offAnswer).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', message: expect.stringMatching(/not on the active path/) },
+    });
+    await clients.max.ok({ type: 'navigate_tree', sessionId, targetId: leaf });
+    const kindAnswer = await clients.max.request({
+      type: 'edit_context',
+      sessionId,
+      targetId: edit.id,
+      content: 'x',
+    });
+    expect(kindAnswer).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', message: expect.stringMatching(/only user, assistant/) },
+    });
+    const unknown = await clients.max.request({
+      type: 'edit_context',
+      sessionId,
+      targetId: 'ffffffff',
+      content: null,
+    });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(sized).toBeGreaterThan(size); // the navigation wrote its leaf markers, nothing else did
+    expect(lastLine()).toMatchObject({ type: 'custom' });
+  });
+
+  it('refuses an edit while the agent is running', async () => {
+    const { nodes } = await tree();
+    const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    const done = clients.max.waitForEvent(sessionId, 'agent_end', 30_000);
+    const started = clients.max.waitForEvent(sessionId, 'message_start');
+    await clients.max.ok({ type: 'prompt', sessionId, text: '/slow 100\nslowly' });
+    await started;
+    const answer = await clients.max.request({
+      type: 'edit_context',
+      sessionId,
+      targetId: alpha.id,
+      content: null,
+    });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'session_busy' } });
+    await done;
+    expect(contextTexts()).toContain('user: alpha is a secret');
+  });
+
+  it('refuses a viewer and a member who does not own the session, writing nothing', async () => {
+    const { nodes } = await tree();
+    const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    const before = fs.readFileSync(sessionFile());
+    for (const name of ['vic', 'mia'] as const) {
+      const answer = await clients[name].request({
+        type: 'edit_context',
+        sessionId,
+        targetId: alpha.id,
+        content: null,
+      });
+      expect(answer, name).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+    expect(fs.readFileSync(sessionFile()).equals(before)).toBe(true);
+  });
+
+  it('pi 1.6 continues a copy of the file with the same request to the model as Arbor', async () => {
+    const { nodes } = await tree();
+    const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
+    await clients.max.ok({ type: 'edit_context', sessionId, targetId: alpha.id, content: null });
+    // pi's agent folder: its models.json sends the demo model's requests through the proxy too.
+    const agentDir = fs.mkdtempSync(path.join(server.dataDir, 'pi-agent-'));
+    fs.writeFileSync(
+      path.join(agentDir, 'models.json'),
+      JSON.stringify({
+        providers: {
+          arbor: {
+            baseUrl: proxyUrl,
+            api: 'openai-completions',
+            apiKey: 'demo',
+            models: [{ id: 'arbor-demo', contextWindow: 64_000, maxTokens: 4096 }],
+          },
+        },
+      }),
+    );
+    // A copy where pi looks for the workspace's sessions, so Arbor's own file stays as it is.
+    const copies = sessionDirFor(agentDir, server.workspacePath);
+    fs.mkdirSync(copies, { recursive: true });
+    fs.copyFileSync(sessionFile(), path.join(copies, path.basename(sessionFile())));
+    const pi = await runPi16Cli(
+      ['-p', '--provider', 'arbor', '--model', 'arbor-demo', '--session-id', sessionId, 'epsilon'],
+      { cwd: server.workspacePath, agentDir },
+    );
+    expect(pi.code, pi.stderr).toBe(0);
+    const piRequest = lastRequestTexts();
+    await prompt('epsilon');
+    const arborRequest = lastRequestTexts();
+    expect(piRequest).not.toContain('user: alpha is a secret');
+    expect(piRequest).toContain('assistant: (answer withheld)');
+    expect(arborRequest).toEqual(piRequest);
+  });
+});

@@ -1,0 +1,40 @@
+import { useMemo } from 'react';
+import type { ContextEditActions } from '../chat/ContextEditControls';
+import type { ArborSocket } from '../socket/arbor-socket';
+import { contextEditsKey, contextEditsOnPath, type ContextEditShown } from '../state/context-edits';
+import type { SessionView } from '../state/session-reducer';
+
+/*
+ * The page's side of context edits (decision 064): the `edit_context` command for those who may
+ * act in the session, and the edits in effect on the active path for the graph's nodes.
+ */
+
+/**
+ * The actions the chat offers on its messages (undefined for a user who may not act), and the
+ * edits in effect on the active path, the same object while what they show is the same.
+ */
+export function useContextEdits(
+  socket: ArborSocket,
+  view: SessionView | null,
+  canWrite: boolean,
+  fail: (error: unknown) => void,
+): { actions: ContextEditActions | undefined; marks: ReadonlyMap<string, ContextEditShown> } {
+  const sessionId = view?.sessionId ?? null;
+  const idle = view ? !view.state.isStreaming && !view.state.isCompacting : false;
+  const actions = useMemo((): ContextEditActions | undefined => {
+    if (!sessionId || !canWrite) return undefined;
+    return {
+      idle,
+      edit: (targetId, content) => {
+        socket
+          .request<'edit_context'>({ type: 'edit_context', sessionId, targetId, content })
+          .catch(fail);
+      },
+    };
+  }, [socket, sessionId, canWrite, idle, fail]);
+  const edits = view ? contextEditsOnPath(view) : new Map<string, ContextEditShown>();
+  const key = contextEditsKey(edits);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const marks = useMemo(() => edits, [key]);
+  return { actions, marks };
+}
