@@ -251,8 +251,9 @@ export class AgentSession {
     this.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
   }
 
+  /** As pi 1.6 names a session: line breaks become spaces, and an empty name is refused. */
   setSessionName(name: string): void {
-    const trimmed = name.trim();
+    const trimmed = name.replace(/[\r\n]+/g, ' ').trim();
     if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
     this.store.appendSessionInfo(trimmed);
   }
@@ -397,7 +398,7 @@ export class AgentSession {
       getModel: () => this.model,
       getApiKey: (model) => this.catalog.apiKeyFor(model.id),
       getThinkingLevel: () => this.thinkingLevel,
-      systemPrompt: this.deps.systemPrompt,
+      systemSections: this.deps.systemSections,
       tools: this.deps.tools,
       streamFn: this.deps.streamFn,
       transforms:
@@ -418,6 +419,9 @@ export class AgentSession {
       getSteeringMessages: () => this.queues.take('steering'),
       getFollowUpMessages: () => this.queues.take('followUp'),
       retry: this.deps.retry,
+      onRetryScheduled: (failed) => {
+        if (!this.recorder.omit(failed)) this.controller?.abort();
+      },
       onStreaming: (read) => {
         this.streaming = read;
       },
@@ -430,7 +434,11 @@ export class AgentSession {
     if (event.type === 'message_end') {
       const role = event.message.role;
       const persisted =
-        role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom';
+        role === 'system' ||
+        role === 'user' ||
+        role === 'assistant' ||
+        role === 'toolResult' ||
+        role === 'custom';
       // A failed append stops the run: it ends with agent_end, its failure shown just before.
       if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
     } else if (event.type === 'turn_end') {

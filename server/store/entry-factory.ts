@@ -1,7 +1,13 @@
-import type { AgentMessage, UserContent } from '../../shared/messages.js';
+import type {
+  AgentMessage,
+  AssistantMessage,
+  SystemMessage,
+  UserContent,
+} from '../../shared/messages.js';
 import type {
   BranchSummaryEntry,
   CompactionEntry,
+  ContextEditEntry,
   CustomEntry,
   CustomMessageEntry,
   LabelEntry,
@@ -47,6 +53,7 @@ export const buildEntry = {
     tokensBefore: number,
     details?: unknown,
     fromHook?: boolean,
+    systemMessage?: SystemMessage,
   ): CompactionEntry => ({
     type: 'compaction',
     ...base,
@@ -55,6 +62,27 @@ export const buildEntry = {
     tokensBefore,
     details,
     fromHook,
+    // pi 1.6's checkpoint: the prompt and tools in force, timed as the compaction.
+    ...(systemMessage
+      ? { systemMessage: { ...systemMessage, timestamp: new Date(base.timestamp).getTime() } }
+      : {}),
+  }),
+  /** pi 1.6's: a string replacing an assistant's or a tool result's content becomes one text block. */
+  contextEdit: (
+    base: EntryBase,
+    targetId: string,
+    targetRole: string,
+    replacement: { content: UserContent | AssistantMessage['content'] } | null,
+  ): ContextEditEntry => ({
+    type: 'context_edit',
+    ...base,
+    targetId,
+    replacement:
+      replacement !== null &&
+      (targetRole === 'assistant' || targetRole === 'toolResult') &&
+      typeof replacement.content === 'string'
+        ? { content: [{ type: 'text', text: replacement.content }] }
+        : replacement,
   }),
   branchSummary: (
     base: EntryBase,
@@ -96,9 +124,10 @@ export const buildEntry = {
     targetId,
     label,
   }),
+  /** As pi 1.6 writes a name: line breaks become one space, then trimmed. */
   sessionInfo: (base: EntryBase, name: string): SessionInfoEntry => ({
     type: 'session_info',
     ...base,
-    name,
+    name: name.replace(/[\r\n]+/g, ' ').trim(),
   }),
 };

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionChangeEvent } from '../../shared/agent-events.js';
-import { AgentMessageSchema, type AgentMessage, type UserContent } from '../../shared/messages.js';
+import {
+  AgentMessageSchema,
+  type AgentMessage,
+  type AssistantMessage,
+  type UserContent,
+} from '../../shared/messages.js';
+import { currentSystemMessage } from '../../shared/system-prompt.js';
 import type {
   SessionContext,
   SessionEntry,
@@ -274,6 +280,8 @@ export class SessionStore {
     details?: unknown,
     fromHook?: boolean,
   ): string {
+    // pi 1.6's checkpoint: the prompt and tools the context replays to at the boundary.
+    const checkpoint = currentSystemMessage(this.buildSessionContext().messages);
     return this.appendEntry(
       buildEntry.compaction(
         this.base(),
@@ -282,8 +290,34 @@ export class SessionStore {
         tokensBefore,
         details,
         fromHook,
+        checkpoint,
       ),
     );
+  }
+
+  /**
+   * pi 1.6's `appendContextEdit`: from now on, on this branch, the context omits the target's
+   * messages (`null`) or holds `replacement.content` in place of the target's content. The target
+   * must be on the active path and be a user, assistant, tool-result or custom message.
+   */
+  appendContextEdit(
+    targetId: string,
+    replacement: { content: UserContent | AssistantMessage['content'] } | null,
+  ): string {
+    const record = this.index.byId.get(targetId);
+    if (!record || record.marker) throw new Error(`Entry ${targetId} not found`);
+    if (!this.getBranch().some((entry) => entry.id === targetId))
+      throw new Error(`Entry ${targetId} is not on the active branch`);
+    const target = this.getEntry(targetId);
+    const role =
+      target?.type === 'custom_message'
+        ? 'custom'
+        : target?.type === 'message'
+          ? target.message.role
+          : undefined;
+    if (role !== 'custom' && role !== 'user' && role !== 'assistant' && role !== 'toolResult')
+      throw new Error(`Entry ${targetId} does not contribute editable model content`);
+    return this.appendEntry(buildEntry.contextEdit(this.base(), targetId, role, replacement));
   }
 
   appendCustomEntry(customType: string, data?: unknown): string {
@@ -314,7 +348,7 @@ export class SessionStore {
   }
 
   appendSessionInfo(name: string): string {
-    const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name.trim()));
+    const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name));
     this.emit({ type: 'session_info_changed', name: this.index.sessionName });
     return id;
   }
@@ -334,24 +368,26 @@ export class SessionStore {
   }
 
   /**
-   * Moves the leaf to `fromId` (null: the root) and appends a branch_summary there, which becomes
-   * the leaf. `fromId` in the entry is the new parent, or "root" (pi's code, not pi's docs).
+   * Moves the leaf to `branchFromId` (null: the root) and appends a branch_summary there, which
+   * becomes the leaf. `fromId` in the entry is the leaf that was left, or "root" (pi 1.6's
+   * `branchWithSummary`; pi 0.73 wrote the new parent).
    */
   branchWithSummary(
-    fromId: string | null,
+    branchFromId: string | null,
     summary: string,
     details?: unknown,
     fromHook?: boolean,
   ): string {
-    if (fromId !== null) {
-      const record = this.index.byId.get(fromId);
-      if (!record || record.marker) throw new Error(`Entry ${fromId} not found`);
+    if (branchFromId !== null) {
+      const record = this.index.byId.get(branchFromId);
+      if (!record || record.marker) throw new Error(`Entry ${branchFromId} not found`);
     }
     this.assertWritable();
-    this.leafId = fromId;
+    const left = this.leafId ?? 'root';
+    this.leafId = branchFromId;
     this.bodies.releaseOffPath(this.index, this.leafId);
     return this.appendEntry(
-      buildEntry.branchSummary(this.base(fromId), fromId ?? 'root', summary, details, fromHook),
+      buildEntry.branchSummary(this.base(branchFromId), left, summary, details, fromHook),
     );
   }
 
