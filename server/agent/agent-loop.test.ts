@@ -166,6 +166,7 @@ describe('agent loop', () => {
       ),
     );
     expect(context.map((m) => m.role)).toEqual([
+      'system',
       'user',
       'assistant',
       'toolResult',

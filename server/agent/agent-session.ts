@@ -360,6 +360,8 @@ export class AgentSession {
           !controller.signal.aborted &&
           isOverflowFrom(last, this.model)
         ) {
+          // As pi 1.6: the overflowed attempt is omitted (a context_edit) before compacting.
+          this.recorder.omit(last);
           const compacted = await this.runCompaction('overflow', undefined, true);
           if (compacted.ok && !controller.signal.aborted) {
             const retried = await runAgentLoop(
