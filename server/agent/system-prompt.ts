@@ -57,7 +57,8 @@ export function diffSections(
   current: SystemPromptSections,
 ): Record<string, string | null> | undefined {
   const patch: Record<string, string | null> = {};
-  for (const [name, text] of Object.entries(current)) if (previous[name] !== text) patch[name] = text;
+  for (const [name, text] of Object.entries(current))
+    if (previous[name] !== text) patch[name] = text;
   for (const name of Object.keys(previous)) if (current[name] === undefined) patch[name] = null;
   return Object.keys(patch).length > 0 ? patch : undefined;
 }

@@ -1,5 +1,9 @@
 import type { SystemMessage, ToolDeclaration } from '../../shared/messages.js';
-import { currentSystemMessage, currentTools, systemMessageText } from '../../shared/system-prompt.js';
+import {
+  currentSystemMessage,
+  currentTools,
+  systemMessageText,
+} from '../../shared/system-prompt.js';
 import type { ModelRequest, ProviderMessage } from '../agent/agent-types.js';
 import type { ModelInfo } from './model-catalog.js';
 
