@@ -263,6 +263,8 @@ describe('pi 1.6 continues the files Arbor writes', () => {
     cloned.close();
     await closeSession(session);
     for (const file of [forkFile, cloneFile]) {
+      // The copied path holds Arbor's prompt, so pi resumes with Arbor's tools declared.
+      expect(types(file)[2]).toBe('message:system');
       await expectSameAsPi16(file);
       await piContinues(file, 'continued by pi\n/tool read {"path":"a.txt"}');
     }
