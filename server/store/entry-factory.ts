@@ -13,6 +13,7 @@ import type {
   LabelEntry,
   MessageEntry,
   ModelChangeEntry,
+  SessionEntry,
   SessionInfoEntry,
   ThinkingLevelChangeEntry,
 } from '../../shared/session-entries.js';
@@ -22,6 +23,11 @@ import type {
  * parentId, timestamp` first, except `custom` and `custom_message`, whose payload comes first.
  * Optional fields that are undefined are left out of the line by JSON.stringify, as in pi.
  */
+
+/** What a context edit puts in place of its target's content; `null` omits the target. */
+export type ContextEditReplacement = {
+  content: UserContent | AssistantMessage['content'];
+} | null;
 
 export interface EntryBase {
   id: string;
@@ -48,42 +54,58 @@ export const buildEntry = {
   }),
   compaction: (
     base: EntryBase,
-    summary: string,
-    firstKeptEntryId: string,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
+    fields: {
+      summary: string;
+      firstKeptEntryId: string;
+      tokensBefore: number;
+      details?: unknown;
+      fromHook?: boolean | undefined;
+    },
     systemMessage?: SystemMessage,
   ): CompactionEntry => ({
     type: 'compaction',
     ...base,
-    summary,
-    firstKeptEntryId,
-    tokensBefore,
-    details,
-    fromHook,
+    summary: fields.summary,
+    firstKeptEntryId: fields.firstKeptEntryId,
+    tokensBefore: fields.tokensBefore,
+    details: fields.details,
+    fromHook: fields.fromHook,
     // pi 1.6's checkpoint: the prompt and tools in force, timed as the compaction.
     ...(systemMessage
       ? { systemMessage: { ...systemMessage, timestamp: new Date(base.timestamp).getTime() } }
       : {}),
   }),
-  /** pi 1.6's: a string replacing an assistant's or a tool result's content becomes one text block. */
+  /**
+   * pi 1.6's `appendContextEdit`: from then on, on this branch, the context omits the target's
+   * messages (`null`) or holds `replacement.content` in place of the target's content. Only a
+   * user, assistant, tool-result or custom message can be edited; a string replacing an
+   * assistant's or a tool result's content becomes one text block.
+   */
   contextEdit: (
     base: EntryBase,
-    targetId: string,
-    targetRole: string,
-    replacement: { content: UserContent | AssistantMessage['content'] } | null,
-  ): ContextEditEntry => ({
-    type: 'context_edit',
-    ...base,
-    targetId,
-    replacement:
-      replacement !== null &&
-      (targetRole === 'assistant' || targetRole === 'toolResult') &&
-      typeof replacement.content === 'string'
-        ? { content: [{ type: 'text', text: replacement.content }] }
-        : replacement,
-  }),
+    target: SessionEntry,
+    replacement: ContextEditReplacement,
+  ): ContextEditEntry => {
+    const role =
+      target.type === 'custom_message'
+        ? 'custom'
+        : target.type === 'message'
+          ? target.message.role
+          : undefined;
+    if (role !== 'custom' && role !== 'user' && role !== 'assistant' && role !== 'toolResult')
+      throw new Error(`Entry ${target.id} does not contribute editable model content`);
+    return {
+      type: 'context_edit',
+      ...base,
+      targetId: target.id,
+      replacement:
+        replacement !== null &&
+        (role === 'assistant' || role === 'toolResult') &&
+        typeof replacement.content === 'string'
+          ? { content: [{ type: 'text', text: replacement.content }] }
+          : replacement,
+    };
+  },
   branchSummary: (
     base: EntryBase,
     fromId: string,

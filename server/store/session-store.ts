@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionChangeEvent } from '../../shared/agent-events.js';
-import {
-  AgentMessageSchema,
-  type AgentMessage,
-  type AssistantMessage,
-  type UserContent,
-} from '../../shared/messages.js';
+import { AgentMessageSchema, type AgentMessage, type UserContent } from '../../shared/messages.js';
 import { currentSystemMessage } from '../../shared/system-prompt.js';
 import type {
   SessionContext,
@@ -16,7 +11,7 @@ import type {
 } from '../../shared/session-entries.js';
 import { BodyCache, bufferSource, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
-import { buildEntry, type EntryBase } from './entry-factory.js';
+import { buildEntry, type ContextEditReplacement, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
@@ -282,42 +277,15 @@ export class SessionStore {
   ): string {
     // pi 1.6's checkpoint: the prompt and tools the context replays to at the boundary.
     const checkpoint = currentSystemMessage(this.buildSessionContext().messages);
-    return this.appendEntry(
-      buildEntry.compaction(
-        this.base(),
-        summary,
-        firstKeptEntryId,
-        tokensBefore,
-        details,
-        fromHook,
-        checkpoint,
-      ),
-    );
+    const fields = { summary, firstKeptEntryId, tokensBefore, details, fromHook };
+    return this.appendEntry(buildEntry.compaction(this.base(), fields, checkpoint));
   }
 
-  /**
-   * pi 1.6's `appendContextEdit`: from now on, on this branch, the context omits the target's
-   * messages (`null`) or holds `replacement.content` in place of the target's content. The target
-   * must be on the active path and be a user, assistant, tool-result or custom message.
-   */
-  appendContextEdit(
-    targetId: string,
-    replacement: { content: UserContent | AssistantMessage['content'] } | null,
-  ): string {
-    const record = this.index.byId.get(targetId);
-    if (!record || record.marker) throw new Error(`Entry ${targetId} not found`);
-    if (!this.getBranch().some((entry) => entry.id === targetId))
-      throw new Error(`Entry ${targetId} is not on the active branch`);
-    const target = this.getEntry(targetId);
-    const role =
-      target?.type === 'custom_message'
-        ? 'custom'
-        : target?.type === 'message'
-          ? target.message.role
-          : undefined;
-    if (role !== 'custom' && role !== 'user' && role !== 'assistant' && role !== 'toolResult')
-      throw new Error(`Entry ${targetId} does not contribute editable model content`);
-    return this.appendEntry(buildEntry.contextEdit(this.base(), targetId, role, replacement));
+  /** pi 1.6's `appendContextEdit`, on the active path only (see buildEntry.contextEdit). */
+  appendContextEdit(targetId: string, replacement: ContextEditReplacement): string {
+    const onPath = this.getBranch().find((entry) => entry.id === targetId);
+    if (!onPath) throw new Error(`Entry ${targetId} is not on the active branch`);
+    return this.appendEntry(buildEntry.contextEdit(this.base(), onPath, replacement));
   }
 
   appendCustomEntry(customType: string, data?: unknown): string {
@@ -382,7 +350,7 @@ export class SessionStore {
       const record = this.index.byId.get(branchFromId);
       if (!record || record.marker) throw new Error(`Entry ${branchFromId} not found`);
     }
-    this.assertWritable();
+    this.ensureWritable();
     const left = this.leafId ?? 'root';
     this.leafId = branchFromId;
     this.bodies.releaseOffPath(this.index, this.leafId);
@@ -393,7 +361,7 @@ export class SessionStore {
 
   private moveLeaf(target: string | null): void {
     if (target === this.leafId) return;
-    this.assertWritable();
+    this.ensureWritable();
     if (this.access.appender) {
       const marker = buildEntry.custom(this.base(target), LEAF_MARKER_TYPE, { leafId: target });
       this.writeEntry(marker);
@@ -482,13 +450,9 @@ export class SessionStore {
     };
   }
 
-  private assertWritable(): void {
-    this.ensureWritable();
-  }
-
   /** Writes and indexes an entry without touching the leaf or telling listeners. */
   private writeEntry(entry: SessionEntry): EntryRecord {
-    this.assertWritable();
+    this.ensureWritable();
     const text = serializeLine(entry);
     const writer = this.access.appender;
     const offset = writer ? writer.append(text) : -1;
