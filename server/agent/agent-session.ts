@@ -39,6 +39,9 @@ import type {
  * leaf move and manual compaction resolve only once theirs are.
  */
 
+/** The roles a run writes to the file (the prompt and tools recorded first included, pi 1.6). */
+const PERSISTED_ROLES = new Set(['system', 'user', 'assistant', 'toolResult', 'custom']);
+
 const OVERFLOW_RETRY_FAILED =
   'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
 
@@ -251,7 +254,7 @@ export class AgentSession {
     this.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
   }
 
-  /** As pi 1.6 names a session: line breaks become spaces, and an empty name is refused. */
+  /** Line breaks become spaces (as pi 1.6 writes names); an empty name is refused. */
   setSessionName(name: string): void {
     const trimmed = name.replace(/[\r\n]+/g, ' ').trim();
     if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
@@ -434,13 +437,7 @@ export class AgentSession {
     if (event.type === 'agent_end') this.recorder.showFailure(this.model, (e) => this.emit(e));
     this.emit(event);
     if (event.type === 'message_end') {
-      const role = event.message.role;
-      const persisted =
-        role === 'system' ||
-        role === 'user' ||
-        role === 'assistant' ||
-        role === 'toolResult' ||
-        role === 'custom';
+      const persisted = PERSISTED_ROLES.has(event.message.role);
       // A failed append stops the run: it ends with agent_end, its failure shown just before.
       if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
     } else if (event.type === 'turn_end') {
@@ -454,18 +451,11 @@ export class AgentSession {
   }
 
   private compactionContext(signal: AbortSignal): CompactionContext {
-    return {
-      store: this.store,
-      model: this.model,
-      complete: createCompleteFn(
-        this.deps.streamFn,
-        this.model,
-        this.catalog.apiKeyFor(this.model.id),
-      ),
-      thinkingLevel: this.thinkingLevel,
-      signal,
-      settings: this.deps.compactionSettings,
-    };
+    const apiKey = this.catalog.apiKeyFor(this.model.id);
+    const complete = createCompleteFn(this.deps.streamFn, this.model, apiKey);
+    const { store, model, thinkingLevel } = this;
+    const settings = this.deps.compactionSettings;
+    return { store, model, complete, thinkingLevel, signal, settings };
   }
 
   private async runCompaction(
