@@ -85,12 +85,15 @@ afterAll(async () => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
-async function arborSession(store?: SessionStore): Promise<AgentSession> {
+async function arborSession(
+  store?: SessionStore,
+  on: { catalog: ModelCatalog; modelId: string } = { catalog, modelId: DEMO_MODEL_ID },
+): Promise<AgentSession> {
   const session = await createAgentSession({
     workspace,
     store: store ?? SessionStore.create({ cwd: workspace, sessionDir }),
-    catalog,
-    modelId: DEMO_MODEL_ID,
+    catalog: on.catalog,
+    modelId: on.modelId,
     toolPolicy: { bash: 'unsandboxed' },
     settings: { retry: { baseDelayMs: 5, maxDelayMs: 1000 } },
   });
@@ -114,17 +117,17 @@ function entriesOf(file: string): SessionEntry[] {
 }
 
 /** The chat-completions messages and tools Arbor sends for the context at `leafId`. */
-function arborRequest(file: string, leafId: string): SeenRequest {
+function arborRequest(file: string, leafId: string, to: ModelInfo = model): SeenRequest {
   const store = SessionStore.openReadOnly(file);
   try {
     const messages: AgentMessage[] = store.buildSessionContext(leafId).messages;
-    const transcript = resolveRequestTranscript(model, {
+    const transcript = resolveRequestTranscript(to, {
       systemPrompt: '',
       tools: [],
       messages: toProviderMessages(messages),
     });
     return {
-      messages: transcriptMessages(model, transcript),
+      messages: transcriptMessages(to, transcript),
       tools: transcript.tools.map((tool) => ({
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       })),
@@ -309,5 +312,65 @@ describe('pi 1.6 continues the files Arbor writes', () => {
     }
     await expectSameAsPi16(file);
     await arborContinues(file, 'rpc six from Arbor');
+  });
+
+  it('a model that takes mid-conversation system messages gets them from Arbor as from pi', async () => {
+    // pi's own models.json form with pi-ai's compat flag, read by Arbor and by pi alike.
+    const midDir = path.join(root, 'mid-agent');
+    fs.mkdirSync(midDir);
+    fs.writeFileSync(
+      path.join(midDir, 'models.json'),
+      JSON.stringify({
+        providers: {
+          midconvo: {
+            baseUrl: demo.baseUrl,
+            api: 'openai-completions',
+            apiKey: 'demo',
+            compat: { supportsMidConvoSystemMessages: true },
+            models: [{ id: 'demo-mid', contextWindow: 64_000, maxTokens: 4096 }],
+          },
+        },
+      }),
+    );
+    const midCatalog = ModelCatalog.load({ dataDir: midDir, demoBaseUrl: demo.baseUrl, env: {} });
+    const mid = midCatalog.get('demo-mid')!;
+    expect(mid.supportsMidConvoSystemMessages).toBe(true);
+
+    const systemCount = (request: SeenRequest) =>
+      request.messages.filter((m) => (m as { role: string }).role === 'system').length;
+    const lastUser = (file: string) =>
+      entriesOf(file).findLast((e) => e.type === 'message' && e.message.role === 'user')!;
+    const arborTurn = async (store: SessionStore, text: string) => {
+      const session = await arborSession(store, { catalog: midCatalog, modelId: 'demo-mid' });
+      const sent = requests.length;
+      await session.prompt(text);
+      const file = await closeSession(session);
+      expect(requestShape(requests[sent]!)).toEqual(
+        requestShape(arborRequest(file, lastUser(file).id, mid)),
+      );
+      return { file, request: requests[sent]! };
+    };
+
+    // Arbor starts it: one system message, the prompt.
+    const { file, request: first } = await arborTurn(
+      SessionStore.create({ cwd: workspace, sessionDir }),
+      'Arbor on a mid-conversation model',
+    );
+    expect(systemCount(first)).toBe(1);
+    // pi continues: its patch to its own prompt goes where it stands, as Arbor builds it.
+    const sent = requests.length;
+    const pi = await runPi16Cli(
+      ['-p', '--provider', 'midconvo', '--model', 'demo-mid', '--session', file, 'pi again'],
+      { cwd: workspace, agentDir: midDir },
+    );
+    expect(pi.code, pi.stderr).toBe(0);
+    expect(systemCount(requests[sent]!)).toBe(2);
+    expect(requestShape(requests[sent]!)).toEqual(
+      requestShape(arborRequest(file, lastUser(file).id, mid)),
+    );
+    // Arbor again: its patch back, the three where they stand.
+    const { request: third } = await arborTurn(SessionStore.open(file), 'Arbor once more');
+    expect(systemCount(third)).toBe(3);
+    await expectSameAsPi16(file);
   });
 });
