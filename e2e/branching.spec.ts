@@ -25,7 +25,8 @@ test('the click rule on user, root and assistant nodes, and an edited prompt mak
   await treeNode(page, 'user', 'second question').click();
   await expect(editor(page)).toHaveValue('second question');
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', firstAnswerId);
-  await expect(chatMessages(page)).toHaveCount(2);
+  // The recorded prompt and tools (pi 1.6), the first question and its answer.
+  await expect(chatMessages(page)).toHaveCount(3);
 
   // Edit and send: a sibling branch; the graph shows both prompts.
   await editor(page).fill('second question, edited');
@@ -48,12 +49,14 @@ test('the click rule on user, root and assistant nodes, and an edited prompt mak
   await firstAnswer.click();
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', firstAnswerId);
   await expect(editor(page)).toHaveValue('draft');
-  await expect(chatMessages(page)).toHaveCount(2);
+  await expect(chatMessages(page)).toHaveCount(3);
 
-  // The root prompt: an empty conversation, its text in the editor.
+  // The first prompt: only the prompt and tools recorded before it are left (as in pi 1.6), its
+  // text in the editor.
   await treeNode(page, 'user', 'first question').click();
   await expect(editor(page)).toHaveValue('first question');
-  await expect(chatMessages(page)).toHaveCount(0);
+  await expect(chatMessages(page)).toHaveCount(1);
+  await expect(chatMessages(page, 'system')).toHaveCount(1);
 });
 
 test('a reload keeps the leaf', async ({ page, arbor }) => {
@@ -67,7 +70,7 @@ test('a reload keeps the leaf', async ({ page, arbor }) => {
 
   await page.reload();
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', answerOneId);
-  await expect(chatMessages(page)).toHaveCount(2);
+  await expect(chatMessages(page)).toHaveCount(3); // the recorded prompt, one, its answer
   await expect(treeNodes(page, 'user')).toHaveCount(2);
 });
 

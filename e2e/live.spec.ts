@@ -16,7 +16,8 @@ test('two tabs on one session see one stream', async ({ page, context, arbor, co
   const second = await context.newPage();
   watchConsole(second, consoleErrors);
   await openArbor(second, page.url());
-  await expect(chatMessages(second)).toHaveCount(2);
+  // The recorded prompt and tools (pi 1.6), the opening line and its answer.
+  await expect(chatMessages(second)).toHaveCount(3);
 
   await editor(page).fill(`${LONG_FIRST_LINE}\n/slow 30`);
   await editor(page).press('Enter');
@@ -24,7 +25,7 @@ test('two tabs on one session see one stream', async ({ page, context, arbor, co
   await expect(conversation(second).locator('[aria-busy="true"]')).toHaveCount(1);
   await waitIdle(second);
   await expect(chatMessages(second, 'assistant').last()).toContainText('word40');
-  await expect(chatMessages(second)).toHaveCount(4);
+  await expect(chatMessages(second)).toHaveCount(5);
   await waitIdle(page);
   const firstIds = await chatMessages(page).evaluateAll((els) =>
     els.map((e) => e.getAttribute('data-entry-id')),
@@ -97,7 +98,7 @@ test('one queued follow-up can be taken back into the editor and another removed
   await expect(page.getByLabel('Queued messages')).toHaveCount(0);
 
   await waitIdle(page);
-  // Neither follow-up ran: the conversation is the prompt and its answer.
-  await expect(chatMessages(page)).toHaveCount(2);
+  // Neither follow-up ran: the conversation is the recorded prompt, the prompt and its answer.
+  await expect(chatMessages(page)).toHaveCount(3);
   await expect(editor(page)).toHaveValue('first follow-up');
 });

@@ -20,13 +20,14 @@ test('fork and clone open new sessions listed under the one they came from', asy
   await page.getByRole('button', { name: 'Fork' }).click();
   await expect(page).not.toHaveURL(originalUrl);
   await expect(editor(page)).toHaveValue('refine it');
-  await expect(chatMessages(page)).toHaveCount(2);
+  // The prompt and tools the session recorded first (pi 1.6), the first prompt and its answer.
+  await expect(chatMessages(page)).toHaveCount(3);
   await expect(chatMessages(page, 'user')).toHaveText([/original idea/]);
   const forkId = new URL(page.url()).searchParams.get('session');
 
   await page.getByRole('button', { name: 'Clone' }).click();
   await expect(page).not.toHaveURL(new RegExp(`session=${forkId}`));
-  await expect(chatMessages(page)).toHaveCount(2);
+  await expect(chatMessages(page)).toHaveCount(3);
   const cloneId = new URL(page.url()).searchParams.get('session');
 
   await expect(sessionRows(page)).toHaveCount(3);

@@ -96,7 +96,7 @@ function config(streamFn: StreamFn, overrides: Partial<AgentLoopConfig> = {}): A
     getModel: () => model,
     getApiKey: () => 'key',
     getThinkingLevel: () => 'off',
-    systemPrompt: 'system',
+    systemSections: { preamble: 'system' },
     tools: new Map([['echo', echoTool]]),
     streamFn,
     getSteeringMessages: () => [],
@@ -166,6 +166,7 @@ describe('agent loop', () => {
       ),
     );
     expect(context.map((m) => m.role)).toEqual([
+      'system',
       'user',
       'assistant',
       'toolResult',
@@ -320,6 +321,40 @@ describe('conversion to provider messages', () => {
       'Ran `ls`\n(no output)\n\nCommand exited with code 2',
       'The following is a summary of a branch that this conversation came back from:\n\n<summary>\nB</summary>',
       'custom text',
+    ]);
+  });
+
+  it('keeps system messages in order, holding one that falls between a call and its result', () => {
+    const call = {
+      ...emptyAssistantMessage(model),
+      stopReason: 'toolUse' as const,
+      content: [{ type: 'toolCall' as const, id: 'c1', name: 'echo', arguments: {} }],
+    };
+    const system = (text: string) => ({ role: 'system' as const, content: text, timestamp: 1 });
+    const result = {
+      role: 'toolResult' as const,
+      toolCallId: 'c1',
+      toolName: 'echo',
+      content: [{ type: 'text' as const, text: 'r' }],
+      isError: false,
+      timestamp: 1,
+    };
+    const out = toProviderMessages([
+      system('a'),
+      user('hi'),
+      call,
+      system('b'),
+      result,
+      user('go'),
+    ]);
+    // As pi-ai's transformMessages: "b" waits until the call is answered, then goes on.
+    expect(out.map((m) => (m.role === 'system' ? `system:${String(m.content)}` : m.role))).toEqual([
+      'system:a',
+      'user',
+      'assistant',
+      'toolResult',
+      'system:b',
+      'user',
     ]);
   });
 });

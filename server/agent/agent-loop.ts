@@ -12,6 +12,7 @@ import type {
 import { toProviderMessages } from './convert-to-llm.js';
 import { PartialMessage } from './partial-message.js';
 import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
+import { systemPromptUpdate, type SystemPromptSections } from './system-prompt.js';
 import { executeToolCalls } from './tool-execution.js';
 
 /*
@@ -28,7 +29,12 @@ export interface AgentLoopConfig {
   getModel(): ModelInfo;
   getApiKey(model: ModelInfo): string | undefined;
   getThinkingLevel(): string;
-  systemPrompt: string;
+  /**
+   * The prompt the session should be sending. When the context's system messages replay to
+   * another prompt or other tools, a system message patching them is recorded before the run's
+   * first message (as pi 1.6 does), so the request is always the recorded replay.
+   */
+  systemSections: SystemPromptSections;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;
   /** Run in order on the context before every model call, tool loops included. */
@@ -36,6 +42,11 @@ export interface AgentLoopConfig {
   getSteeringMessages(): AgentMessage[];
   getFollowUpMessages(): AgentMessage[];
   retry: RetrySettings;
+  /**
+   * Called with a failed attempt that is about to be retried, after auto_retry_start: the caller
+   * keeps it out of every later request (pi 1.6 records a `context_edit` for it).
+   */
+  onRetryScheduled?(failed: AssistantMessage): void;
   /**
    * Told how to read the assistant message being streamed, from its `message_start` to just
    * before its `message_end` (then `null`). A read gives the loop's own object with every delta
@@ -74,7 +85,13 @@ export async function runAgentLoop(
 
   emit({ type: 'agent_start' });
   emit({ type: 'turn_start' });
-  for (const prompt of prompts) {
+  const update = systemPromptUpdate(
+    context,
+    config.systemSections,
+    [...config.tools.values()].map((tool) => tool.spec),
+    Date.now(),
+  );
+  for (const prompt of update ? [update, ...prompts] : prompts) {
     emit({ type: 'message_start', message: prompt });
     emit({ type: 'message_end', message: prompt });
     record(prompt);
@@ -138,6 +155,7 @@ export async function runAgentLoop(
           errorMessage: message.errorMessage ?? 'Unknown error',
         });
         // The failed attempt stays in the history (and the file) but not in what the model sees.
+        config.onRetryScheduled?.(message);
         if (context[context.length - 1] === message) context.pop();
         try {
           await sleep(delayMs, signal);
@@ -204,9 +222,10 @@ async function streamAssistant(
     const stream = config.streamFn({
       model,
       apiKey: config.getApiKey(model),
-      systemPrompt: config.systemPrompt,
+      // The prompt and tools travel in the context's system messages (the recorded replay).
+      systemPrompt: '',
       messages: toProviderMessages(messages),
-      tools: [...config.tools.values()].map((tool) => tool.spec),
+      tools: [],
       thinkingLevel: config.getThinkingLevel(),
       signal,
     });

@@ -4,6 +4,7 @@ import type { SessionStore } from '../store/session-store.js';
 import type { AnyAgentTool, StreamFn } from './agent-types.js';
 import type { Compactor, ContextStep } from './context-transforms.js';
 import type { RetrySettings } from './retry-policy.js';
+import type { SystemPromptSections } from './system-prompt.js';
 import type { ContextUsage } from './session-metrics.js';
 
 /* What an AgentSession is made from and what it answers: its dependencies, state and navigation. */
@@ -44,7 +45,8 @@ export interface AgentSessionDeps {
   thinkingLevel: string;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;
-  systemPrompt: string;
+  /** Arbor's prompt, recorded in the session as pi 1.6 records its own (system-prompt.ts). */
+  systemSections: SystemPromptSections;
   retry: RetrySettings;
   contextSteps: readonly ContextStep[];
   compactor?: Compactor;

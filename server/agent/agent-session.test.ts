@@ -52,6 +52,9 @@ describe('agent session over the demo model', () => {
     expect(eventTrace(events).filter((t) => t !== 'entry_appended')).toEqual([
       'agent_start',
       'turn_start',
+      // The prompt and tools, recorded before the first request (pi 1.6).
+      'message_start:system',
+      'message_end:system',
       'message_start:user',
       'message_end:user',
       'message_start:assistant',
@@ -223,9 +226,15 @@ describe('agent session over the demo model', () => {
       'message_end:assistant',
       'auto_retry_end',
     ]);
+    // As pi 1.6: the failed attempt stays in the file, and a context_edit keeps it out of the
+    // context, so neither this session nor pi sends it again.
+    const tree = session.store.getTree();
+    const failed = tree.find((n) => n.role === 'assistant' && /^503/.test(n.preview))!;
+    expect(failed).toBeDefined();
+    const edit = session.store.getEntry(tree[tree.indexOf(failed) + 1]!.id);
+    expect(edit).toMatchObject({ type: 'context_edit', targetId: failed.id, replacement: null });
     const stored = assistants(session.getContextMessages());
-    expect(stored[0]).toMatchObject({ stopReason: 'error' });
-    expect(stored[0]!.errorMessage).toMatch(/^503/);
+    expect(stored.map((m) => m.stopReason)).toEqual(['stop']);
     expect(lastText(session.getContextMessages())).toBe('You said: "flaky service"');
   });
 
@@ -306,9 +315,8 @@ describe('navigation, settings and state', () => {
 
     const root = await session.navigateTree(users[0]!.id);
     expect(root.editorText).toBe('root question');
-    expect(
-      session.getContextMessages().filter((m) => m.role !== 'user' && m.role !== 'assistant'),
-    ).toEqual([]);
+    // Only the prompt recorded before the first question is left.
+    expect(session.getContextMessages().map((m) => m.role)).toEqual(['system']);
     expect(session.getContextMessages().some((m) => m.role === 'user')).toBe(false);
 
     await session.navigateTree(firstAssistant.id);

@@ -40,6 +40,9 @@ import type {
  * leaf move and manual compaction resolve only once theirs are.
  */
 
+/** The roles a run writes to the file (the prompt and tools recorded first included, pi 1.6). */
+const PERSISTED_ROLES = new Set(['system', 'user', 'assistant', 'toolResult', 'custom']);
+
 const OVERFLOW_RETRY_FAILED =
   'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
 
@@ -252,8 +255,9 @@ export class AgentSession {
     this.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
   }
 
+  /** Line breaks become spaces (as pi 1.6 writes names); an empty name is refused. */
   setSessionName(name: string): void {
-    const trimmed = name.trim();
+    const trimmed = name.replace(/[\r\n]+/g, ' ').trim();
     if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
     this.store.appendSessionInfo(trimmed);
   }
@@ -373,6 +377,8 @@ export class AgentSession {
           !controller.signal.aborted &&
           isOverflowFrom(last, this.model)
         ) {
+          // As pi 1.6: the overflowed attempt is omitted (a context_edit) before compacting.
+          this.recorder.omit(last);
           const compacted = await this.runCompaction('overflow', undefined, true);
           if (compacted.ok && !controller.signal.aborted) {
             const retried = await runAgentLoop(
@@ -411,7 +417,7 @@ export class AgentSession {
       getModel: () => this.model,
       getApiKey: (model) => this.catalog.apiKeyFor(model.id),
       getThinkingLevel: () => this.thinkingLevel,
-      systemPrompt: this.deps.systemPrompt,
+      systemSections: this.deps.systemSections,
       tools: this.deps.tools,
       streamFn: this.deps.streamFn,
       transforms:
@@ -432,6 +438,9 @@ export class AgentSession {
       getSteeringMessages: () => this.queues.take('steering'),
       getFollowUpMessages: () => this.queues.take('followUp'),
       retry: this.deps.retry,
+      onRetryScheduled: (failed) => {
+        if (!this.recorder.omit(failed)) this.controller?.abort();
+      },
       onStreaming: (read) => {
         this.streaming = read;
       },
@@ -442,9 +451,7 @@ export class AgentSession {
     if (event.type === 'agent_end') this.recorder.showFailure(this.model, (e) => this.emit(e));
     this.emit(event);
     if (event.type === 'message_end') {
-      const role = event.message.role;
-      const persisted =
-        role === 'user' || role === 'assistant' || role === 'toolResult' || role === 'custom';
+      const persisted = PERSISTED_ROLES.has(event.message.role);
       // A failed append stops the run: it ends with agent_end, its failure shown just before.
       if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
     } else if (event.type === 'turn_end') {
@@ -458,18 +465,11 @@ export class AgentSession {
   }
 
   private compactionContext(signal: AbortSignal): CompactionContext {
-    return {
-      store: this.store,
-      model: this.model,
-      complete: createCompleteFn(
-        this.deps.streamFn,
-        this.model,
-        this.catalog.apiKeyFor(this.model.id),
-      ),
-      thinkingLevel: this.thinkingLevel,
-      signal,
-      settings: this.deps.compactionSettings,
-    };
+    const apiKey = this.catalog.apiKeyFor(this.model.id);
+    const complete = createCompleteFn(this.deps.streamFn, this.model, apiKey);
+    const { store, model, thinkingLevel } = this;
+    const settings = this.deps.compactionSettings;
+    return { store, model, complete, thinkingLevel, signal, settings };
   }
 
   private async runCompaction(

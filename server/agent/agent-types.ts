@@ -2,6 +2,7 @@ import type {
   AgentMessage,
   AssistantMessage,
   ImageContent,
+  SystemMessage,
   TextContent,
   ToolResultMessage,
   UserMessage,
@@ -14,8 +15,11 @@ import type { ModelInfo } from '../models/model-catalog.js';
  * stream function gives it assistant deltas, tools give it results, and it emits AgentEvents.
  */
 
-/** The roles a provider understands; everything else is converted before a call. */
-export type ProviderMessage = UserMessage | AssistantMessage | ToolResultMessage;
+/**
+ * The roles a provider understands; everything else is converted before a call. System messages
+ * are the session's recorded prompt and tools (pi 1.6), rendered by the provider.
+ */
+export type ProviderMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
 
 export interface ToolSpec {
   name: string;
@@ -24,6 +28,11 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * One model call, as pi-ai's `Context`: `systemPrompt` and `tools` (when given) lead as a system
+ * message before `messages`, whose own system messages then patch them (pi-ai's
+ * `normalizeContext`). The agent sends only the session's recorded system messages.
+ */
 export interface ModelRequest {
   model: ModelInfo;
   apiKey: string | undefined;

@@ -71,7 +71,12 @@ describe('compaction seam', () => {
         .filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')
         .map((e) => e.type),
     ).toEqual(['compaction_start', 'compaction_end']);
-    expect(roles(session.getContextMessages())).toEqual(['compactionSummary', 'user', 'assistant']);
+    expect(roles(session.getContextMessages())).toEqual([
+      'system',
+      'compactionSummary',
+      'user',
+      'assistant',
+    ]);
     expect(session.getState().contextUsage.tokens).toBeNull();
   });
 
@@ -86,10 +91,18 @@ describe('compaction seam', () => {
     const end = events.find((e) => e.type === 'compaction_end');
     expect(end).toMatchObject({ reason: 'overflow', willRetry: true, aborted: false });
     const context = session.getContextMessages();
-    expect(roles(context)).toEqual(['compactionSummary', 'user', 'assistant', 'assistant']);
-    const [, , failed, answer] = context;
-    expect(failed).toMatchObject({ stopReason: 'error' });
-    expect(answer).toMatchObject({ stopReason: 'stop' });
+    // As pi 1.6: the overflowed attempt is omitted by a context_edit, kept in the file.
+    expect(roles(context)).toEqual(['system', 'compactionSummary', 'user', 'assistant']);
+    expect(context.at(-1)).toMatchObject({ stopReason: 'stop' });
+    const tree = session.store.getTree();
+    const failed = tree.filter((n) => n.role === 'assistant').at(-2)!;
+    expect(session.store.getEntry(failed.id)).toMatchObject({ message: { stopReason: 'error' } });
+    expect(
+      tree.some((n) => {
+        const entry = session.store.getEntry(n.id);
+        return entry?.type === 'context_edit' && entry.targetId === failed.id;
+      }),
+    ).toBe(true);
   });
 
   it('context steps run before every model call and may compact', async () => {
@@ -105,7 +118,7 @@ describe('compaction seam', () => {
     expect(events.find((e) => e.type === 'compaction_start')).toMatchObject({
       reason: 'threshold',
     });
-    expect(roles(session.getContextMessages())[0]).toBe('compactionSummary');
+    expect(roles(session.getContextMessages())[1]).toBe('compactionSummary');
   });
 
   it('navigateTree with summarize appends a branch summary at the new position', async () => {

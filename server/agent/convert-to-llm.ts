@@ -9,8 +9,9 @@ import type {
 import type { ProviderMessage } from './agent-types.js';
 
 /*
- * Stored messages → the messages a provider is sent, exactly as pi 0.73 converts them
- * (coding-agent `convertToLlm`, then pi-ai `transformMessages`): coding-agent roles become user
+ * Stored messages → the messages a provider is sent, exactly as pi 1.6 converts them
+ * (coding-agent `convertToLlm`, then pi-ai `transformMessages`): system messages pass through in
+ * transcript order (the provider renders them, openai-stream.ts); coding-agent roles become user
  * text with pi's fixed wording; error and aborted assistants are dropped; a tool call left without
  * a result gets a synthetic error result, so every provider accepts the history.
  */
@@ -71,6 +72,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): ProviderMessage
           ),
         );
         break;
+      case 'system':
       case 'user':
       case 'assistant':
       case 'toolResult':
@@ -84,12 +86,22 @@ export function convertToLlm(messages: readonly AgentMessage[]): ProviderMessage
   return out;
 }
 
-/** pi's `transformMessages` for one provider: drop failed turns, answer orphaned tool calls. */
+/**
+ * pi's `transformMessages` for one provider: drop failed turns, answer orphaned tool calls. A
+ * system message between a tool call and its results is held back until the results (synthetic
+ * ones included) are in, as pi-ai 1.6 holds it, so it never splits a call from its result.
+ */
 export function transformForProvider(messages: ProviderMessage[]): ProviderMessage[] {
   const out: ProviderMessage[] = [];
   let pending: ToolCall[] = [];
   let answered = new Set<string>();
+  const held: ProviderMessage[] = [];
   const flush = () => {
+    flushCalls();
+    out.push(...held);
+    held.length = 0;
+  };
+  const flushCalls = () => {
     for (const call of pending) {
       if (answered.has(call.id)) continue;
       const synthetic: ToolResultMessage = {
@@ -118,6 +130,9 @@ export function transformForProvider(messages: ProviderMessage[]): ProviderMessa
     } else if (message.role === 'toolResult') {
       answered.add(message.toolCallId);
       out.push(message);
+    } else if (message.role === 'system') {
+      if (pending.length > 0) held.push(message);
+      else out.push(message);
     } else {
       flush();
       out.push(message);

@@ -10,7 +10,7 @@ import type { StreamFn } from './agent-types.js';
 import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { Compactor, ContextStep } from './context-transforms.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPromptSections, type SystemPromptSections } from './system-prompt.js';
 
 /*
  * The library entry, like pi's createAgentSession: a workspace, a store (file or in-memory) and a
@@ -36,7 +36,8 @@ export interface CreateAgentSessionOptions {
   settings?: AgentSessionSettings;
   /** The model call; the openai SDK by default. Tests may pass a scripted one. */
   streamFn?: StreamFn;
-  systemPrompt?: string;
+  /** Arbor's own prompt when omitted. */
+  systemSections?: SystemPromptSections;
   /**
    * Compaction's hook into the session (see context-transforms.ts). Arbor's compaction when
    * omitted (with its threshold check as the first context step); null for none.
@@ -102,7 +103,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     thinkingLevel,
     tools,
     streamFn: opts.streamFn ?? openaiStream,
-    systemPrompt: opts.systemPrompt ?? buildSystemPrompt(store.cwd || opts.workspace, tools),
+    systemSections:
+      opts.systemSections ?? buildSystemPromptSections(store.cwd || opts.workspace, tools),
     retry: { ...DEFAULT_RETRY_SETTINGS, ...opts.settings?.retry },
     contextSteps: opts.contextSteps ?? arbor?.contextSteps ?? [],
     ...(compactor ? { compactor } : {}),

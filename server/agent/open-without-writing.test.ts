@@ -43,6 +43,7 @@ describe('a session with no entries, opened to be written on demand', () => {
       'session',
       'model_change',
       'thinking_level_change',
+      'message', // the prompt and tools (pi 1.6)
       'message',
       'message',
     ]);

@@ -50,11 +50,14 @@ export class RunRecorder {
     return this.failure;
   }
 
+  /** The entry each message of the session's runs was appended as. */
+  private readonly entryIds = new WeakMap<AgentMessage, string>();
+
   /** Appends a message of the run; false when this or an earlier append of the run failed. */
   append(message: AgentMessage): boolean {
     if (this.failure !== undefined) return false;
     try {
-      this.store.appendMessage(message);
+      this.entryIds.set(message, this.store.appendMessage(message));
       return true;
     } catch (error) {
       this.failure = error;
@@ -79,6 +82,25 @@ export class RunRecorder {
     };
     emit({ type: 'message_start', message });
     emit({ type: 'message_end', message });
+  }
+
+  /**
+   * pi 1.6's omission of a failed attempt before its retry: a `context_edit` with no replacement
+   * for the attempt's entry, so the attempt stays in the file, the chat and the cost but no later
+   * request holds it (decision 063). False when the edit could not be appended (then, as for
+   * any failed append, nothing more of the run is written).
+   */
+  omit(message: AgentMessage): boolean {
+    if (this.failure !== undefined) return false;
+    const id = this.entryIds.get(message);
+    if (id === undefined) return true;
+    try {
+      this.store.appendContextEdit(id, { hide: true });
+      return true;
+    } catch (error) {
+      this.failure = error;
+      return false;
+    }
   }
 
   /** The user picked a model or level: the file says so from now on. */

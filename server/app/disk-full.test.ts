@@ -113,7 +113,7 @@ describe('a full disk', () => {
 
     // Every line on disk is whole; the prompt and the tool call are kept, the result is not.
     const saved = messagesOnDisk(file);
-    expect(saved.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(saved.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
     expect(fs.readFileSync(file, 'utf8').endsWith('\n')).toBe(true);
 
     // With room again, the session goes on from where it stood, and pi reads the file.
@@ -122,6 +122,7 @@ describe('a full disk', () => {
     await client.ok({ type: 'prompt', sessionId, text: 'and now?' });
     await again;
     expect(messagesOnDisk(file).map((message) => message.role)).toEqual([
+      'system',
       'user',
       'assistant',
       'user',

@@ -116,10 +116,12 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
     const added = fs.readFileSync(file).subarray(before.length).toString('utf8').trim().split('\n');
     expect(added.map((line) => JSON.parse(line).type)).toEqual([
       'model_change',
+      'message', // Arbor's prompt and tools, recorded before the first request (pi 1.6)
       'message',
       'message',
     ]);
     expect(JSON.parse(added[0]!)).toMatchObject({ modelId: 'arbor-demo' });
+    expect(JSON.parse(added[1]!)).toMatchObject({ message: { role: 'system' } });
   }, 60_000);
 });
 

@@ -167,11 +167,12 @@ describe('streaming to several clients', () => {
     const b = await open({ resume: [{ sessionId, lastSeq: first.seq }] });
     const snapshot = (await b.seen((m) => m.type === 'snapshot')) as Snapshot;
     expect(snapshot.seq).toBe(a.events(sessionId).at(-1)?.seq);
-    expect(snapshot.messages.map((m) => m.message.role)).toEqual(['user', 'assistant']);
+    // The prompt and tools the session recorded first (pi 1.6), then the exchange.
+    expect(snapshot.messages.map((m) => m.message.role)).toEqual(['system', 'user', 'assistant']);
     const tree = decodeTree(snapshot.tree);
     if (typeof tree === 'string') throw new Error(tree);
     const messages = tree.filter((node) => node.type === 'message');
-    expect(messages.map((node) => node.role)).toEqual(['user', 'assistant']);
+    expect(messages.map((node) => node.role)).toEqual(['system', 'user', 'assistant']);
     expect(messages.map((node) => node.id)).toEqual(snapshot.messages.map((m) => m.entryId));
     // Each model says which thinking levels it takes and whether it sees images.
     const byId = new Map(snapshot.models.map((model) => [model.id, model]));
@@ -322,7 +323,8 @@ describe('slow clients', () => {
     expect(await resync).toMatchObject({ sessionId, reason: 'slow_consumer' });
     const fresh = (await snapshot) as Snapshot;
     expect(fresh.seq).toBe(fast.events(sessionId).at(-1)?.seq);
-    expect(fresh.messages).toHaveLength(12);
+    // Six exchanges after the prompt and tools recorded before the first (pi 1.6).
+    expect(fresh.messages).toHaveLength(13);
     const beforeResync = slow.frames.slice(
       0,
       slow.frames.findIndex((m) => m.type === 'resync_required'),
@@ -356,7 +358,8 @@ describe('shutdown', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     const messages = lines.filter((l) => l.type === 'message').map((l) => l.message);
-    expect(messages[0]).toMatchObject({ role: 'user' });
+    expect(messages[0]).toMatchObject({ role: 'system' });
+    expect(messages[1]).toMatchObject({ role: 'user' });
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', stopReason: 'aborted' });
     expect(client.frames.some((m) => m.type === 'session_closed' && m.reason === 'shutdown')).toBe(
       true,

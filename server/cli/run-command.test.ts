@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionManager } from '@mariozechner/pi-coding-agent';
+import { readWithPi16 } from '../store/test-support/pi16-oracle.js';
 import { SessionStore } from '../store/session-store.js';
 
 let root: string;
@@ -60,18 +60,17 @@ describe('arbor run', () => {
     const [file] = fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
     const sessionFile = path.join(dir, file!);
     const ours = SessionStore.openReadOnly(sessionFile);
-    const copyDir = path.join(root, 'pi-copy');
-    fs.mkdirSync(copyDir);
-    const copy = path.join(copyDir, file!);
-    fs.copyFileSync(sessionFile, copy);
-    const pi = SessionManager.open(copy, copyDir);
+    // pi 1.6, whose dialect Arbor writes (the prompt, the retried attempt's context_edit).
+    const pi = await readWithPi16(sessionFile);
     try {
-      const mine = ours.buildSessionContext();
-      const theirs = pi.buildSessionContext();
+      const mine = JSON.parse(JSON.stringify(ours.buildSessionContext())) as typeof pi.context;
+      const theirs = pi.context;
       expect(mine.messages).toEqual(theirs.messages);
       expect(mine.model).toEqual(theirs.model);
       expect(mine.thinkingLevel).toEqual(theirs.thinkingLevel);
-      expect(mine.messages.filter((m) => m.role === 'toolResult')).toHaveLength(2);
+      expect(mine.messages.filter((m: { role: string }) => m.role === 'toolResult')).toHaveLength(
+        2,
+      );
     } finally {
       ours.close();
     }

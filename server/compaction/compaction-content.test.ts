@@ -113,7 +113,7 @@ describe('manual compaction', () => {
     expect(events[1]).toMatchObject({ reason: 'manual', aborted: false, willRetry: false, result });
     expect(session.getContextMessages()[0]?.role).toBe('compactionSummary');
     expect(result.tokensBefore).toBeGreaterThan(0);
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('refuses with "Already compacted" and "Nothing to compact", appending nothing', async () => {
@@ -160,7 +160,7 @@ describe('manual compaction', () => {
     expect(details.readFiles).toContain('src/alpha0-0.ts');
     expect(details.modifiedFiles).toContain('src/alpha0-1.ts');
     expect(details.readFiles).toContain('src/beta0-0.ts');
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('splits a turn larger than the kept budget and keeps its request verbatim', async () => {
@@ -179,7 +179,7 @@ describe('manual compaction', () => {
     expect(harness.summaryPrompts.some((p) => p.includes('## Original Request'))).toBe(true);
     const kept = harness.store.getEntry(result.firstKeptEntryId);
     expect(kept?.type === 'message' && kept.message.role).toBe('assistant');
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('fits a summary request that is too long for the model by pruning and shedding', async () => {
@@ -201,7 +201,7 @@ describe('manual compaction', () => {
       expect(call.stopReason).not.toBe('error');
       expect(call.promptTokens).toBeLessThanOrEqual(3000);
     }
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('leaves the file untouched and says why when the model cannot be reached', async () => {
@@ -262,6 +262,7 @@ describe('branch summaries', () => {
     });
     const { store, session } = harness;
 
+    const left = store.getLeafId();
     const result = await session.navigateTree(target, { summarize: true, label: 'option A' });
 
     expect(result.editorText).toBe('a second prompt to edit');
@@ -273,7 +274,8 @@ describe('branch summaries', () => {
     });
     // The target is a user message: the leaf goes to its parent, which the summary hangs from.
     expect(summaryEntry.parentId).toBe(forkPoint);
-    expect(summaryEntry.fromId).toBe(summaryEntry.parentId);
+    // pi 1.6: the leaf that was left.
+    expect(summaryEntry.fromId).toBe(left);
     expect(
       summaryEntry.summary.startsWith(
         'The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n',
@@ -289,7 +291,7 @@ describe('branch summaries', () => {
       'Write a structured summary of this conversation branch',
     );
     expect(harness.summaryPrompts[0]).not.toContain('[Tool result]');
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('appends custom instructions, or lets them replace the default prompt', async () => {
@@ -304,9 +306,9 @@ describe('branch summaries', () => {
 
     await session.navigateTree(root, { summarize: true, customInstructions: 'mention the files' });
     expect(harness.summaryPrompts[0]).toContain('Additional focus: mention the files');
-    // A root user message: the leaf goes before the first entry and the summary says "root".
+    // A root user message: the leaf goes before the first entry; fromId is the leaf left.
     const summary = store.getEntry(store.getLeafId()!);
-    expect(summary?.type === 'branch_summary' && summary.fromId).toBe('root');
+    expect(summary?.type === 'branch_summary' && summary.fromId).toBe(leafA);
     expect(summary?.parentId).toBeNull();
 
     await session.navigateTree(leafA, {
@@ -316,7 +318,7 @@ describe('branch summaries', () => {
     });
     const prompt = harness.summaryPrompts[1]!;
     expect(prompt.endsWith('</conversation>\n\n## Only This\nSay one thing.')).toBe(true);
-    expectPiAgrees(harness);
+    await expectPiAgrees(harness);
   });
 
   it('moves without a summary when none is asked for, labelling the picked entry', async () => {
@@ -357,7 +359,9 @@ describe('automatic compaction', () => {
       willRetry: false,
     });
     const context = session.getContextMessages();
-    expect(context[0]?.role).toBe('compactionSummary');
+    // pi 1.6's checkpoint (the prompt recorded before the request), then the summary.
+    expect(context[0]?.role).toBe('system');
+    expect(context[1]?.role).toBe('compactionSummary');
     expect(context.at(-2)).toMatchObject({
       role: 'user',
       content: [{ type: 'text', text: 'next prompt' }],

@@ -34,6 +34,8 @@ export function serializeMessage(
   message: ProviderMessage,
   toolResultMaxChars: number = TOOL_RESULT_MAX_CHARS,
 ): string[] {
+  // pi 1.6 leaves the prompt out of what a summary reads.
+  if (message.role === 'system') return [];
   if (message.role === 'user') {
     const text = userMessageText(message);
     return text ? [`[User]: ${text}`] : [];

@@ -11,6 +11,8 @@ import { createDemoModelHandler, type DemoModelOptions } from './demo-model-hand
 export interface StartDemoModelOptions extends DemoModelOptions {
   port?: number;
   host?: string;
+  /** Told of every request body it is sent, before it answers (tests compare requests). */
+  onRequest?(path: string, body: unknown): void;
 }
 
 export interface RunningDemoModel {
@@ -79,6 +81,7 @@ export async function startDemoModel(opts: StartDemoModelOptions = {}): Promise<
           return;
         }
       }
+      opts.onRequest?.(url.pathname.slice('/v1'.length), body);
       await handler.handle(req, res, url.pathname.slice('/v1'.length), body);
     })().catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -154,6 +154,32 @@ describe('demo model', () => {
     expect(result.text.indexOf('## Goal')).toBeLessThan(result.text.indexOf('## Next Steps'));
   });
 
+  it('takes system messages mid-conversation, as pi 1.6 sends prompt patches and tools', async () => {
+    const call = {
+      id: 'call_1',
+      type: 'function' as const,
+      function: { name: 'read', arguments: '{"path":"a.txt"}' },
+    };
+    // A patch before the new question: the question is answered, the patch is not a summary.
+    const patched = await collect([
+      { role: 'system', content: 'You are a coding assistant.' },
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'You said: "first"' },
+      { role: 'system', content: 'Updated system prompt section "rules":\n\nsummarize less' },
+      { role: 'user', content: 'second\n/tool read {"path":"a.txt"}' },
+    ]);
+    expect(patched.calls.map((c) => c.name)).toEqual(['read']);
+    // One held back until the tool results are in (pi-ai's order): the results are reported.
+    const afterResults = await collect([
+      { role: 'system', content: 'You are a coding assistant.' },
+      { role: 'user', content: 'look' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'alpha' },
+      { role: 'system', content: 'Updated system prompt section "cwd":\n\n/ws' },
+    ]);
+    expect(afterResults.text).toBe('Tool results:\n- read: "alpha"');
+  });
+
   it('rejects a malformed request with a clear 400', async () => {
     const response = await fetch(`${demo.baseUrl}/chat/completions`, {
       method: 'POST',

@@ -116,6 +116,17 @@ export function parseToolLines(text: string, idPrefix: string): DemoToolCall[] {
   return calls;
 }
 
+/**
+ * The request without its mid-conversation system messages (pi 1.6 sends prompt patches and
+ * tool declarations where they stand, one after tool results included): the demo answers the
+ * conversation, and its leading prompt says whether a summary is asked for.
+ */
+export function withoutLaterInstructions(messages: ChatMessage[]): ChatMessage[] {
+  return messages.filter(
+    (message, index) => index === 0 || (message.role !== 'system' && message.role !== 'developer'),
+  );
+}
+
 /** True when the request asks for a summary (compaction or branch summary). */
 export function isSummaryRequest(messages: ChatMessage[]): boolean {
   return messages.some((message) => {
@@ -202,7 +213,8 @@ function sectionBody(section: string, quoted: string[]): string[] {
  * What the demo model answers: a summary when asked for one; a report on tool results when the
  * conversation ends with them; the tool calls of the latest user message; else a quote.
  */
-export function decideReply(messages: ChatMessage[], idPrefix: string): DemoReply {
+export function decideReply(request: ChatMessage[], idPrefix: string): DemoReply {
+  const messages = withoutLaterInstructions(request);
   if (isSummaryRequest(messages)) return { kind: 'text', text: buildSummary(messages) };
   const last = messages[messages.length - 1];
   if (last?.role === 'tool') {

@@ -46,6 +46,11 @@ export interface ModelInfo {
   input: ModelInput[];
   demo?: boolean;
   cost: ModelCost;
+  /**
+   * pi-ai's `compat.supportsMidConvoSystemMessages`: later system messages of the session are
+   * sent where they stand. Off (pi-ai's default for OpenAI-compatible hosts): one leading prompt.
+   */
+  supportsMidConvoSystemMessages?: boolean;
 }
 
 /** What a browser may see about a model. */

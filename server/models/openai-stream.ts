@@ -24,6 +24,7 @@ import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabili
 import { TextGatherer } from '../agent/text-gatherer.js';
 import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
+import { resolveRequestTranscript, type RequestTranscript } from './request-transcript.js';
 
 /*
  * The stream function over the official `openai` SDK (chat completions, streaming). It maps SDK
@@ -68,17 +69,28 @@ const REASONING_FIELDS = ['reasoning_content', 'reasoning', 'reasoning_text'] as
 export function toOpenAIMessages(
   model: ModelInfo,
   systemPrompt: string,
-  providerMessages: ProviderMessage[],
+  messages: ProviderMessage[],
 ): ChatCompletionMessageParam[] {
-  const messages = withoutUnsupportedImages(model, providerMessages);
+  return transcriptMessages(
+    model,
+    resolveRequestTranscript(model, { systemPrompt, messages, tools: [] }),
+  );
+}
+
+/** A resolved transcript (request-transcript.ts) as chat-completions messages. */
+export function transcriptMessages(
+  model: ModelInfo,
+  transcript: RequestTranscript,
+): ChatCompletionMessageParam[] {
+  const messages = withoutUnsupportedImages(model, transcript.messages);
   const out: ChatCompletionMessageParam[] = [];
-  if (systemPrompt) {
-    const role = model.reasoning && model.provider === 'openai' ? 'developer' : 'system';
-    out.push({ role, content: systemPrompt });
-  }
+  const instructionRole = model.reasoning && model.provider === 'openai' ? 'developer' : 'system';
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    if (message.role === 'user') {
+    if (message.role === 'system') {
+      const text = transcript.instructions.get(message) ?? '';
+      if (text.length > 0) out.push({ role: instructionRole, content: text });
+    } else if (message.role === 'user') {
       if (typeof message.content === 'string') {
         out.push({ role: 'user', content: message.content });
         continue;
@@ -283,17 +295,22 @@ export const openaiStream: StreamFn = async function* (
   }
 
   try {
+    const transcript = resolveRequestTranscript(model, request);
     const params: ChatCompletionCreateParamsStreaming & Record<string, unknown> = {
       model: model.id,
-      messages: toOpenAIMessages(model, request.systemPrompt, request.messages),
+      messages: transcriptMessages(model, transcript),
       stream: true,
       stream_options: { include_usage: true },
       max_completion_tokens: Math.min(model.maxOutputTokens, 32_000),
     };
-    if (request.tools.length > 0)
-      params.tools = request.tools.map((tool) => ({
+    if (transcript.tools.length > 0)
+      params.tools = transcript.tools.map((tool) => ({
         type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        function: {
+          name: tool.name,
+          ...(tool.description !== undefined ? { description: tool.description } : {}),
+          parameters: (tool.parameters ?? {}) as Record<string, unknown>,
+        },
       }));
     // The level clamped to what the model supports, through its thinking map (pi's rules).
     const effort = reasoningEffortFor(model, request.thinkingLevel);

@@ -8,9 +8,11 @@ import { parsePiConfigValue, type PiConfigValue } from './pi-config-value.js';
  * pi's own models.json form, `{ "providers": { "<id>": { baseUrl, api, apiKey, models, ... } } }`
  * (pi 1.6's docs/models-configuration.md), read into what Arbor's catalog can use. Arbor's client
  * speaks OpenAI's Chat Completions, so a model is offered when its api is "openai-completions";
- * every other model is reported with the reason, never silently dropped and never fatal. Fields
- * that only tune pi's requests (compat, inputLimits, promptCache, samplingParams, cost tiers) are
- * not used. The merge with Arbor's built-in models is the catalog's.
+ * every other model is reported with the reason, never silently dropped and never fatal. Of
+ * `compat`, only `supportsMidConvoSystemMessages` is used (where a session's later system messages
+ * go, decision 063); other fields that only tune pi's requests (the rest of compat, inputLimits,
+ * promptCache, samplingParams, cost tiers) are not. The merge with Arbor's built-in models is the
+ * catalog's.
  */
 
 /** A model (or a whole provider, without `modelId`) that Arbor read but cannot drive. */
@@ -59,6 +61,9 @@ const CostSchema = z.looseObject({
   cacheWrite: z.number().nonnegative(),
 });
 
+/** Of pi-ai's `compat`, what changes where Arbor puts a session's later system messages. */
+const CompatSchema = z.looseObject({ supportsMidConvoSystemMessages: z.boolean().optional() });
+
 const modelFields = {
   name: z.string().min(1).optional(),
   reasoning: z.boolean().optional(),
@@ -71,6 +76,7 @@ const modelFields = {
 
 const PiModelSchema = z.looseObject({
   id: z.string().trim().min(1),
+  compat: CompatSchema.optional(),
   api: z.string().min(1).optional(),
   baseUrl: z.string().min(1).optional(),
   cost: CostSchema.optional(),
@@ -88,6 +94,7 @@ const PiProviderSchema = z.looseObject({
   headers: z.record(z.string(), z.string()).optional(),
   models: z.array(z.unknown()).optional(),
   modelOverrides: z.record(z.string(), z.unknown()).optional(),
+  compat: CompatSchema.optional(),
 });
 
 export const PiProvidersSchema = z.record(z.string(), z.unknown());
@@ -231,6 +238,9 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
         return;
       }
       const map = thinkingMap(model.thinkingLevelMap);
+      // pi-ai merges the provider's compat under the model's.
+      const midConvo =
+        model.compat?.supportsMidConvoSystemMessages ?? p.compat?.supportsMidConvoSystemMessages;
       const info: ModelInfo = {
         id: model.id,
         name: model.name ?? model.id,
@@ -249,6 +259,7 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
               cacheWrite: model.cost.cacheWrite,
             }
           : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        ...(midConvo === true ? { supportsMidConvoSystemMessages: true } : {}),
       };
       result.models.push({ info, ...(key ? { key } : {}) });
     });

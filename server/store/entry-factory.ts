@@ -1,4 +1,4 @@
-import type { AgentMessage, UserContent } from '../../shared/messages.js';
+import type { AgentMessage, SystemMessage, UserContent } from '../../shared/messages.js';
 import type {
   BranchSummaryEntry,
   CompactionEntry,
@@ -43,19 +43,26 @@ export const buildEntry = {
   }),
   compaction: (
     base: EntryBase,
-    summary: string,
-    firstKeptEntryId: string,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
+    fields: {
+      summary: string;
+      firstKeptEntryId: string;
+      tokensBefore: number;
+      details?: unknown;
+      fromHook?: boolean | undefined;
+    },
+    systemMessage?: SystemMessage,
   ): CompactionEntry => ({
     type: 'compaction',
     ...base,
-    summary,
-    firstKeptEntryId,
-    tokensBefore,
-    details,
-    fromHook,
+    summary: fields.summary,
+    firstKeptEntryId: fields.firstKeptEntryId,
+    tokensBefore: fields.tokensBefore,
+    details: fields.details,
+    fromHook: fields.fromHook,
+    // pi 1.6's checkpoint: the prompt and tools in force, timed as the compaction.
+    ...(systemMessage
+      ? { systemMessage: { ...systemMessage, timestamp: new Date(base.timestamp).getTime() } }
+      : {}),
   }),
   branchSummary: (
     base: EntryBase,
@@ -97,10 +104,11 @@ export const buildEntry = {
     targetId,
     label,
   }),
+  /** As pi 1.6 writes a name: line breaks become one space, then trimmed. */
   sessionInfo: (base: EntryBase, name: string): SessionInfoEntry => ({
     type: 'session_info',
     ...base,
-    name,
+    name: name.replace(/[\r\n]+/g, ' ').trim(),
   }),
   contextEdit: (
     base: EntryBase,

@@ -221,15 +221,18 @@ describe('reading the tree', () => {
 });
 
 describe('moving the leaf', () => {
-  it('branchWithSummary attaches to the new parent and records it as fromId', () => {
+  it('branchWithSummary attaches to the new parent and records the leaf left as fromId (pi 1.6)', () => {
     const store = SessionStore.inMemory('/w');
     const u = store.appendMessage(userMessage('q'));
-    store.appendMessage(assistantMessage('a'));
+    const a = store.appendMessage(assistantMessage('a'));
     const s = store.branchWithSummary(u, 'what happened', { readFiles: [] }, false);
-    expect(store.getEntry(s)).toMatchObject({ type: 'branch_summary', parentId: u, fromId: u });
+    expect(store.getEntry(s)).toMatchObject({ type: 'branch_summary', parentId: u, fromId: a });
     expect(store.getLeafId()).toBe(s);
     const root = store.branchWithSummary(null, 'from root');
-    expect(store.getEntry(root)).toMatchObject({ parentId: null, fromId: 'root' });
+    expect(store.getEntry(root)).toMatchObject({ parentId: null, fromId: s });
+    store.resetLeaf();
+    const fromNothing = store.branchWithSummary(u, 'from an empty leaf');
+    expect(store.getEntry(fromNothing)).toMatchObject({ parentId: u, fromId: 'root' });
     expect(() => store.branchWithSummary('missing', 'x')).toThrow(/not found/);
   });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionChangeEvent } from '../../shared/agent-events.js';
 import { AgentMessageSchema, type AgentMessage, type UserContent } from '../../shared/messages.js';
+import { currentSystemMessage } from '../../shared/system-prompt.js';
 import type {
   SessionContext,
   SessionEntry,
@@ -279,16 +280,10 @@ export class SessionStore {
     details?: unknown,
     fromHook?: boolean,
   ): string {
-    return this.appendEntry(
-      buildEntry.compaction(
-        this.base(),
-        summary,
-        firstKeptEntryId,
-        tokensBefore,
-        details,
-        fromHook,
-      ),
-    );
+    // pi 1.6's checkpoint: the prompt and tools the context replays to at the boundary.
+    const checkpoint = currentSystemMessage(this.buildSessionContext().messages);
+    const fields = { summary, firstKeptEntryId, tokensBefore, details, fromHook };
+    return this.appendEntry(buildEntry.compaction(this.base(), fields, checkpoint));
   }
 
   appendCustomEntry(customType: string, data?: unknown): string {
@@ -319,7 +314,7 @@ export class SessionStore {
   }
 
   appendSessionInfo(name: string): string {
-    const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name.trim()));
+    const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name));
     this.emit({ type: 'session_info_changed', name: this.index.sessionName });
     return id;
   }
@@ -346,30 +341,32 @@ export class SessionStore {
   }
 
   /**
-   * Moves the leaf to `fromId` (null: the root) and appends a branch_summary there, which becomes
-   * the leaf. `fromId` in the entry is the new parent, or "root" (pi's code, not pi's docs).
+   * Moves the leaf to `branchFromId` (null: the root) and appends a branch_summary there, which
+   * becomes the leaf. `fromId` in the entry is the leaf that was left, or "root" (pi 1.6's
+   * `branchWithSummary`; pi 0.73 wrote the new parent).
    */
   branchWithSummary(
-    fromId: string | null,
+    branchFromId: string | null,
     summary: string,
     details?: unknown,
     fromHook?: boolean,
   ): string {
-    if (fromId !== null) {
-      const record = this.index.byId.get(fromId);
-      if (!record || record.marker) throw new Error(`Entry ${fromId} not found`);
+    if (branchFromId !== null) {
+      const record = this.index.byId.get(branchFromId);
+      if (!record || record.marker) throw new Error(`Entry ${branchFromId} not found`);
     }
-    this.assertWritable();
-    this.leafId = fromId;
+    this.ensureWritable();
+    const left = this.leafId ?? 'root';
+    this.leafId = branchFromId;
     this.bodies.releaseOffPath(this.index, this.leafId);
     return this.appendEntry(
-      buildEntry.branchSummary(this.base(fromId), fromId ?? 'root', summary, details, fromHook),
+      buildEntry.branchSummary(this.base(branchFromId), left, summary, details, fromHook),
     );
   }
 
   private moveLeaf(target: string | null): void {
     if (target === this.leafId) return;
-    this.assertWritable();
+    this.ensureWritable();
     if (this.access.appender) {
       const marker = buildEntry.custom(this.base(target), LEAF_MARKER_TYPE, { leafId: target });
       this.writeEntry(marker);
@@ -458,13 +455,9 @@ export class SessionStore {
     };
   }
 
-  private assertWritable(): void {
-    this.ensureWritable();
-  }
-
   /** Writes and indexes an entry without touching the leaf or telling listeners. */
   private writeEntry(entry: SessionEntry): EntryRecord {
-    this.assertWritable();
+    this.ensureWritable();
     const text = serializeLine(entry);
     const writer = this.access.appender;
     const offset = writer ? writer.append(text) : -1;

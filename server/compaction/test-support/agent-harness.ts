@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { expect } from 'vitest';
 import type { AgentSessionEvent } from '../../../shared/agent-events.js';
 import { contentText } from '../../../shared/messages.js';
@@ -13,6 +12,7 @@ import { startDemoModel, type RunningDemoModel } from '../../demo-model/demo-mod
 import { ModelCatalog } from '../../models/model-catalog.js';
 import { openaiStream } from '../../models/openai-stream.js';
 import { SessionStore } from '../../store/session-store.js';
+import { readWithPi16 } from '../../store/test-support/pi16-oracle.js';
 import { createArborCompaction } from '../agent-compaction.js';
 
 /*
@@ -79,7 +79,9 @@ export async function openCompactionHarness(opts: {
   const calls: RecordedCall[] = [];
   const summaryPrompts: string[] = [];
   const streamFn: StreamFn = async function* (request) {
-    if (request.tools.length === 0) {
+    // The agent's requests carry the session's recorded prompt and tools as system messages.
+    const agent = request.messages.some((m) => m.role === 'system');
+    if (!agent) {
       const first = request.messages[0];
       summaryPrompts.push(first?.role === 'user' ? contentText(first.content) : '');
     }
@@ -90,7 +92,7 @@ export async function openCompactionHarness(opts: {
         const { usage, stopReason, errorMessage } = next.value.message;
         calls.push({
           promptTokens: usage.input + usage.cacheRead + usage.cacheWrite,
-          kind: request.tools.length === 0 ? 'summary' : 'agent',
+          kind: agent ? 'agent' : 'summary',
           stopReason,
           ...(errorMessage ? { errorMessage } : {}),
         });
@@ -140,15 +142,11 @@ export async function openCompactionHarness(opts: {
   };
 }
 
-/** pi's own reading of the file gives the context Arbor builds. */
-export function expectPiAgrees(harness: CompactionHarness): void {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi-copy-'));
-  try {
-    const copy = path.join(dir, 'copy.jsonl');
-    fs.copyFileSync(harness.store.file!, copy);
-    const pi = SessionManager.open(copy, dir);
-    expect(pi.buildSessionContext()).toEqual(harness.store.buildSessionContext());
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+/**
+ * pi's own reading of the file gives the context Arbor builds: pi 1.6, since Arbor writes its
+ * dialect (system messages, checkpoints, context edits), which pi 0.73 reads otherwise.
+ */
+export async function expectPiAgrees(harness: CompactionHarness): Promise<void> {
+  const pi = await readWithPi16(harness.store.file!);
+  expect(pi.context).toEqual(JSON.parse(JSON.stringify(harness.store.buildSessionContext())));
 }
