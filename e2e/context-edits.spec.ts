@@ -47,6 +47,8 @@ test('a message is hidden from the model, another replaced, and both undone', as
   const secret = conversation(page).locator(`[data-entry-id="${secretId}"]`);
   const answer = conversation(page).locator(`[data-entry-id="${answerId}"]`);
   const treeCountBefore = await treeNodes(page).count();
+  // The chat's messages: the recorded system prompt and the two turns.
+  const chatCountBefore = await chatMessages(page).count();
 
   // Hide, from the keyboard: the control is a named button that takes focus.
   const hide = secret.getByRole('button', { name: 'Hide from the model' });
@@ -81,7 +83,7 @@ test('a message is hidden from the model, another replaced, and both undone', as
   await expect(answerNode).toHaveAttribute('data-context-edit', 'replaced');
 
   // No branch: the chat holds the same messages, and the edits are nodes at the leaf.
-  await expect(chatMessages(page)).toHaveCount(4);
+  await expect(chatMessages(page)).toHaveCount(chatCountBefore);
   await expect(treeNodes(page)).toHaveCount(treeCountBefore + 2);
   expect(contextEditLines(arbor.dataDir)).toMatchObject([
     { targetId: secretId, replacement: null },
