@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentMessageSchema, ImageContentSchema, type ImageContent } from './messages.js';
-import { SessionHeaderSchema, type TreeNode } from './session-entries.js';
+import { SessionHeaderSchema, ThinkingLevelSchema, type TreeNode } from './session-entries.js';
 import { WireTreeSchema, type WireTree } from './tree-wire.js';
 import type { AgentSessionEvent } from './agent-events.js';
 
@@ -113,15 +113,8 @@ const sessionCommand = <T extends string, S extends z.ZodRawShape>(type: T, shap
 const PromptTextSchema = z.string().max(1_000_000);
 const ImagesSchema = z.array(ImageContentSchema).max(16);
 
-export const ThinkingLevelNameSchema = z.enum([
-  'off',
-  'minimal',
-  'low',
-  'medium',
-  'high',
-  'xhigh',
-  'max',
-]);
+/** The thinking levels a client may pick: the levels a session file records. */
+export const ThinkingLevelNameSchema = ThinkingLevelSchema;
 
 export const SubscribeSchema = sessionCommand('subscribe', {
   /** When given and the server still holds every later event, those are replayed instead of a snapshot. */
