@@ -18,7 +18,7 @@ import {
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
-import { activePathIds } from '../state/chat-items';
+import { activePathIds } from '../state/active-path';
 import { ChatLog } from '../chat/ChatLog';
 import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';

@@ -1,5 +1,6 @@
 import type { AgentMessage } from '../../../shared/messages';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+import { activePathIds } from './active-path';
 import { contextEditsOnPath, type ContextEditShown } from './context-edits';
 import type { SessionView } from './session-reducer';
 
@@ -50,19 +51,6 @@ export function isChatEntry(node: TreeNode): boolean {
     node.type === 'compaction' ||
     node.type === 'branch_summary'
   );
-}
-
-/** Entry ids root → leaf. */
-export function activePathIds(view: Pick<SessionView, 'byId' | 'leafId'>): string[] {
-  const path: string[] = [];
-  const seen = new Set<string>();
-  let current = view.leafId === null ? undefined : view.byId.get(view.leafId);
-  while (current && !seen.has(current.id)) {
-    seen.add(current.id);
-    path.push(current.id);
-    current = current.parentId === null ? undefined : view.byId.get(current.parentId);
-  }
-  return path.reverse();
 }
 
 export interface ChatItem {

@@ -1,6 +1,6 @@
 import type { AgentMessage } from '../../../shared/messages';
 import type { ContextEditEntry } from '../../../shared/session-entries';
-import { activePathIds } from './chat-items';
+import { activePathIds } from './active-path';
 import type { SessionView } from './session-reducer';
 
 /*
