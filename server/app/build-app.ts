@@ -7,12 +7,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
-import {
-  MAX_FRAME_BYTES,
-  PROTOCOL_VERSION,
-  type ErrorBody,
-  type Health,
-} from '../../shared/protocol.js';
+import { MAX_FRAME_BYTES, PROTOCOL_VERSION, type ErrorBody } from '../../shared/protocol.js';
+import { type Health } from '../../shared/rest-shapes.js';
 import { LoginSessions } from '../auth/login-sessions.js';
 import { SessionOwners } from '../auth/session-owners.js';
 import { UserStore } from '../auth/user-store.js';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { HttpError } from '../../shared/protocol.js';
+import type { HttpError } from '../../shared/rest-shapes.js';
 import { ArborError, ERROR_CATALOG, toErrorBody } from './error-catalog.js';
 
 /**

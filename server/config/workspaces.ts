@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspaceInfo } from '../../shared/protocol.js';
+import type { WorkspaceInfo } from '../../shared/rest-shapes.js';
 
 /** A workspace the operator configured: a real directory the agent's tools may act in. */
 export interface Workspace extends WorkspaceInfo {

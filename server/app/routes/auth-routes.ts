@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LoginRequestSchema, type Me } from '../../../shared/protocol.js';
+import { LoginRequestSchema, type Me } from '../../../shared/rest-shapes.js';
 import { LOGIN_COOKIE, LOGIN_MAX_AGE_MS, type LoginSessions } from '../../auth/login-sessions.js';
 import type { UserStore } from '../../auth/user-store.js';
 import { ArborError } from '../error-catalog.js';

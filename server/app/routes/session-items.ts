@@ -1,4 +1,4 @@
-import type { SessionListItem } from '../../../shared/protocol.js';
+import type { SessionListItem } from '../../../shared/rest-shapes.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
 import { sessionIdFromFileName, sessionIdOfFile } from '../../store/session-header-id.js';

@@ -2,12 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { assertNever } from '../../../shared/agent-events.js';
 import { z } from 'zod';
-import {
-  SessionIdSchema,
-  WorkspaceIdSchema,
-  type SessionListItem,
-  type WorkspaceInfo,
-} from '../../../shared/protocol.js';
+import { SessionIdSchema, WorkspaceIdSchema } from '../../../shared/protocol.js';
+import { type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes.js';
 import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';

@@ -7,7 +7,7 @@ import {
   type Me,
   type SessionListItem,
   type WorkspaceInfo,
-} from '../../../shared/protocol';
+} from '../../../shared/rest-shapes';
 
 /*
  * The REST calls the page makes. Every answer is parsed with the shared schemas; a non-2xx answer

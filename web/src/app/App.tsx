@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import type { Me } from '../../../shared/protocol';
+import type { Me } from '../../../shared/rest-shapes';
 import { getMe, HttpFailure } from '../api/rest';
 import { Workbench } from './Workbench';
 

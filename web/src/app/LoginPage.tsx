@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Me } from '../../../shared/protocol';
+import type { Me } from '../../../shared/rest-shapes';
 import { HttpFailure, login } from '../api/rest';
 
 /** Team mode: exchanges a login token (from `arbor user add`) for a session cookie. */

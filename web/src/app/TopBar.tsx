@@ -1,4 +1,4 @@
-import type { Me } from '../../../shared/protocol';
+import type { Me } from '../../../shared/rest-shapes';
 import { logout } from '../api/rest';
 import type { SocketStatus } from '../socket/arbor-socket';
 

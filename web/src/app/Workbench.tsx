@@ -1,12 +1,8 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { canWriteSession as mayWriteSession, mayAccess } from '../../../shared/authorisation';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
-import {
-  ThinkingLevelNameSchema,
-  type Me,
-  type SessionListItem,
-  type WorkspaceInfo,
-} from '../../../shared/protocol';
+import { ThinkingLevelNameSchema } from '../../../shared/protocol';
+import { type Me, type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes';
 import type { TreeNode } from '../../../shared/session-entries';
 import {
   deleteSession,

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import type { SessionListItem, WorkspaceInfo } from '../../../shared/protocol';
+import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { lineageRows, sessionTitle } from './session-lineage';
 import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineageRows, sessionTitle } from './session-lineage';
-import type { SessionListItem } from '../../../shared/protocol';
+import type { SessionListItem } from '../../../shared/rest-shapes';
 
 function item(id: string, modified: string, parentSessionId?: string): SessionListItem {
   return {

@@ -1,4 +1,4 @@
-import type { SessionListItem } from '../../../shared/protocol';
+import type { SessionListItem } from '../../../shared/rest-shapes';
 
 export interface LineageRow {
   session: SessionListItem;
