@@ -25,6 +25,23 @@ export function mayAccess(user: UserSummary, owner: string | null, access: Acces
   }
 }
 
+/** What a user may do to a session from the session list; the list rows carry it (`may`). */
+export interface SessionPermissions {
+  rename: boolean;
+  delete: boolean;
+}
+
+/**
+ * The one rule for the session list's Rename and Delete (and Undo of a delete): the server's
+ * routes refuse what this refuses, and the listing tells the page this answer for every row, so the
+ * page offers exactly what the server allows. Members change only their own sessions; sessions
+ * without an owner (made by pi, or before users existed) are the admins'.
+ */
+export function sessionPermissions(user: UserSummary, owner: string | null): SessionPermissions {
+  const write = mayAccess(user, owner, 'write');
+  return { rename: write, delete: write };
+}
+
 /** Whether `user` may act in (prompt, rename, delete, …) a session owned by `owner`. */
 export function canWriteSession(user: UserSummary, owner: string | null): boolean {
   return mayAccess(user, owner, 'write');

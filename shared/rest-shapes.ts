@@ -43,6 +43,8 @@ export const SessionListItemSchema = z.object({
   /** The session this one was forked or cloned from, when it is known to this server. */
   parentSessionId: z.string().optional(),
   owner: z.string().nullable(),
+  /** What the user who asked may do to it, by the rule of shared/authorisation.ts. */
+  may: z.object({ rename: z.boolean(), delete: z.boolean() }),
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 
@@ -50,6 +52,40 @@ export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSch
 export const WorkspaceListSchema = z.object({ workspaces: z.array(WorkspaceInfoSchema) });
 
 export const RenameRequestSchema = z.object({ name: z.string().min(1).max(200) });
+
+/** The longest search query; a longer one is refused with a message. */
+export const SEARCH_QUERY_MAX = 200;
+
+/** One place a search matched: a message of the session (by entry), or its name. */
+export const SearchHitSchema = z.object({
+  /** The entry that matched; absent for the session's name. */
+  entryId: z.string().optional(),
+  where: z.enum(['name', 'user', 'assistant', 'toolResult']),
+  /** The text around the match, whitespace folded, `…` where it was cut. */
+  snippet: z.string(),
+  /** Where the match lies in `snippet`: [start, end) in UTF-16 units. */
+  match: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const SessionSearchResultSchema = z.object({
+  sessionId: SessionIdSchema,
+  /** The first hits in file order (oldest first), up to the per-session cap. */
+  hits: z.array(SearchHitSchema),
+  /** True when the session has more hits than it lists. */
+  moreHits: z.boolean(),
+});
+export type SessionSearchResult = z.infer<typeof SessionSearchResultSchema>;
+
+export const SearchAnswerSchema = z.object({
+  /** Sessions with hits, newest first. */
+  results: z.array(SessionSearchResultSchema),
+  /** False when a limit ended the search early (sessions cap, time, a file's byte budget). */
+  complete: z.boolean(),
+  /** What was left out and why, in words, when `complete` is false. */
+  note: z.string().optional(),
+});
+export type SearchAnswer = z.infer<typeof SearchAnswerSchema>;
 
 /** Body of every non-2xx REST answer. */
 export const HttpErrorSchema = z.object({ error: ErrorBodySchema });

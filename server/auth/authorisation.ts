@@ -2,4 +2,11 @@
  * The authorisation rules live in shared/authorisation.ts, so that the page greys out exactly what
  * the server refuses; the server's routes and commands take them from here.
  */
-export { accessFor, canWriteSession, mayAccess, type Access } from '../../shared/authorisation.js';
+export {
+  accessFor,
+  canWriteSession,
+  mayAccess,
+  sessionPermissions,
+  type Access,
+  type SessionPermissions,
+} from '../../shared/authorisation.js';

@@ -1,15 +1,22 @@
+import type { UserSummary } from '../../../shared/protocol.js';
 import type { SessionListItem } from '../../../shared/rest-shapes.js';
+import { sessionPermissions } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
 import { sessionIdFromFileName, sessionIdOfFile } from '../../store/session-header-id.js';
 import type { SessionInfo } from '../../store/session-listing.js';
 
-/** A listing row as clients see it: ids instead of paths, lineage as a session id. */
+/**
+ * A listing row as clients see it: ids instead of paths, lineage as a session id, and what `user`
+ * may do to it (the same rule the routes apply).
+ */
 export function toListItem(
   info: SessionInfo,
   workspace: Workspace,
   owners: SessionOwners,
+  user: UserSummary | undefined,
 ): SessionListItem {
+  const owner = owners.ownerOf(info.id);
   // The parent's header says who it is; a parent no longer there is known by its file name only.
   const parentSessionId = info.parentSession
     ? (sessionIdOfFile(info.parentSession) ?? sessionIdFromFileName(info.parentSession))
@@ -23,7 +30,8 @@ export function toListItem(
     modified: info.modified,
     messageCount: info.messageCount,
     ...(parentSessionId !== undefined ? { parentSessionId } : {}),
-    owner: owners.ownerOf(info.id),
+    owner,
+    may: user ? sessionPermissions(user, owner) : { rename: false, delete: false },
   };
 }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SessionIdSchema } from '../../../shared/protocol.js';
 import { RenameRequestSchema } from '../../../shared/rest-shapes.js';
-import { mayAccess, type Access } from '../../auth/authorisation.js';
+import { mayAccess, sessionPermissions, type SessionPermissions } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
 import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
@@ -36,6 +36,18 @@ const TrashParams = z.object({
     .regex(/^[\w-][\w.-]*\.jsonl(\.\d+)?$/),
 });
 
+/** What a route needs: to read the session, or one of the list's actions on it. */
+type RouteAccess = 'read' | keyof SessionPermissions;
+
+const FORBIDDEN_MESSAGE = 'Only the owner of this session or an admin may do this.';
+
+/** Whether `user` may do `access` to a session owned by `owner`, by the shared rules. */
+function mayDo(request: FastifyRequest, owner: string | null, access: RouteAccess): boolean {
+  const user = request.user;
+  if (!user) return false;
+  return access === 'read' ? mayAccess(user, owner, 'read') : sessionPermissions(user, owner)[access];
+}
+
 /**
  * The session named in the URL, checked against the caller. Ids that are not session ids (paths,
  * `..`) and ids outside the configured workspaces are answered 404, like unknown ones.
@@ -43,14 +55,13 @@ const TrashParams = z.object({
 function authorisedSession(
   deps: SessionRouteDeps,
   request: FastifyRequest,
-  access: Access,
+  access: RouteAccess,
 ): { sessionId: string; location: SessionLocation } {
   const parsed = SessionParams.safeParse(request.params);
   const location = parsed.success ? deps.locator.locate(parsed.data.id) : undefined;
   if (!parsed.success || !location) throw new ArborError('not_found', 'No such session.');
-  const user = request.user;
-  if (!user || !mayAccess(user, deps.owners.ownerOf(parsed.data.id), access)) {
-    throw new ArborError('forbidden', 'Only the owner of this session or an admin may do this.');
+  if (!mayDo(request, deps.owners.ownerOf(parsed.data.id), access)) {
+    throw new ArborError('forbidden', FORBIDDEN_MESSAGE);
   }
   return { sessionId: parsed.data.id, location };
 }
@@ -67,7 +78,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
   });
 
   app.patch('/api/sessions/:id', async (request) => {
-    const { sessionId } = authorisedSession(deps, request, 'write');
+    const { sessionId } = authorisedSession(deps, request, 'rename');
     const body = RenameRequestSchema.safeParse(request.body);
     if (!body.success) {
       throw new ArborError('invalid_argument', 'Send {"name": "..."} (1 to 200 characters).');
@@ -82,7 +93,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
    * restore below takes (moving the file back by hand works as well).
    */
   app.delete('/api/sessions/:id', async (request) => {
-    const { sessionId, location } = authorisedSession(deps, request, 'write');
+    const { sessionId, location } = authorisedSession(deps, request, 'delete');
     await deps.hub.close(sessionId, 'deleted');
     const trashed = moveToTrash(deps.dataDir, location.workspace.id, location.file, {
       sessionId,
@@ -114,10 +125,8 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
         : record === 'unreadable' || record.sessionId !== sessionId
           ? null
           : record.owner;
-    const user = request.user;
-    if (!user || !mayAccess(user, owner, 'write')) {
-      throw new ArborError('forbidden', 'Only the owner of this session or an admin may do this.');
-    }
+    // Undoing a delete needs what the delete needed.
+    if (!mayDo(request, owner, 'delete')) throw new ArborError('forbidden', FORBIDDEN_MESSAGE);
     const target = path.join(deps.locator.sessionDir(workspace), original);
     if (
       fs.existsSync(target) ||

@@ -2,7 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { assertNever } from '../../../shared/agent-events.js';
 import { z } from 'zod';
-import { SessionIdSchema, WorkspaceIdSchema } from '../../../shared/protocol.js';
+import {
+  SessionIdSchema,
+  WorkspaceIdSchema,
+  type UserSummary,
+} from '../../../shared/protocol.js';
 import { type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes.js';
 import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
@@ -14,6 +18,7 @@ import { importSessionStream, SessionImportError } from '../../store/session-imp
 import { sessionIdOnDisk } from '../../store/session-trash.js';
 import { ArborError } from '../error-catalog.js';
 import { ImportSlots } from './import-slots.js';
+import { searchRoutes } from './search-routes.js';
 import { matchesQuery, toListItem } from './session-items.js';
 
 export interface WorkspaceRouteDeps {
@@ -37,27 +42,33 @@ const IMPORT_TYPES = [
   'text/plain',
 ];
 
-function workspaceOf(locator: SessionLocator, params: unknown): Workspace {
+export function workspaceOf(locator: SessionLocator, params: unknown): Workspace {
   const parsed = WorkspaceParams.safeParse(params);
   const workspace = parsed.success ? locator.workspace(parsed.data.id) : undefined;
   if (!workspace) throw new ArborError('not_found', 'No such workspace.');
   return workspace;
 }
 
-/** Lists a workspace's sessions, newest first, and registers them with the locator. */
+/**
+ * Lists a workspace's sessions, newest first, as `user` sees them, and registers them with the
+ * locator.
+ */
 export async function listWorkspaceSessions(
   deps: WorkspaceRouteDeps,
   workspace: Workspace,
+  user: UserSummary | undefined,
 ): Promise<SessionListItem[]> {
   const infos = await listSessions(deps.locator.sessionDir(workspace));
   return infos.map((info) => {
     deps.locator.register(info.id, info.file, workspace);
-    return toListItem(info, workspace, deps.owners);
+    return toListItem(info, workspace, deps.owners, user);
   });
 }
 
 /** Workspaces, their sessions (with search), and import of a session file. */
 export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRouteDeps) {
+  await searchRoutes(app, deps);
+
   app.get('/api/workspaces', async () => {
     const workspaces: WorkspaceInfo[] = deps.locator.workspaces.map(({ id, name, path: dir }) => ({
       id,
@@ -72,7 +83,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
     const query = ListQuery.safeParse(request.query);
     if (!query.success)
       throw new ArborError('invalid_argument', 'q must be at most 200 characters.');
-    const sessions = await listWorkspaceSessions(deps, workspace);
+    const sessions = await listWorkspaceSessions(deps, workspace, request.user);
     const q = query.data.q?.trim();
     return { sessions: q ? sessions.filter((item) => matchesQuery(item, q)) : sessions };
   });
@@ -139,7 +150,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
       const { sessionId, file } = imported;
       deps.locator.register(sessionId, file, workspace);
       deps.owners.setOwner(sessionId, request.user.name);
-      const item = (await listWorkspaceSessions(deps, workspace)).find((s) => s.id === sessionId);
+      const item = (await listWorkspaceSessions(deps, workspace, request.user)).find((s) => s.id === sessionId);
       return reply.code(201).send({
         session: item ?? { id: sessionId, workspaceId: workspace.id },
         ...(imported.replacedId !== undefined ? { replacedId: imported.replacedId } : {}),

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import {
   HttpErrorSchema,
   MeSchema,
+  SearchAnswerSchema,
   SessionListSchema,
   WorkspaceListSchema,
   type Me,
+  type SearchAnswer,
   type SessionListItem,
   type WorkspaceInfo,
 } from '../../../shared/rest-shapes';
@@ -30,8 +32,10 @@ async function call<T>(
   url: string,
   schema: z.ZodType<T>,
   body?: unknown,
+  signal?: AbortSignal,
 ): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: {} };
+  if (signal) init.signal = signal;
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { 'content-type': 'application/json' };
@@ -74,10 +78,19 @@ export async function listWorkspaces(): Promise<WorkspaceInfo[]> {
   return (await call('GET', '/api/workspaces', WorkspaceListSchema)).workspaces;
 }
 
-export async function listSessions(workspaceId: string, query = ''): Promise<SessionListItem[]> {
-  const q = query.trim() ? `?q=${encodeURIComponent(query.trim())}` : '';
-  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/sessions${q}`;
+export async function listSessions(workspaceId: string): Promise<SessionListItem[]> {
+  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/sessions`;
   return (await call('GET', url, SessionListSchema)).sessions;
+}
+
+/** Every message of every session of the workspace; `signal` stops the search on the server too. */
+export function searchSessions(
+  workspaceId: string,
+  query: string,
+  signal: AbortSignal,
+): Promise<SearchAnswer> {
+  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/search?q=${encodeURIComponent(query.trim())}`;
+  return call('GET', url, SearchAnswerSchema, undefined, signal);
 }
 
 export async function renameSession(sessionId: string, name: string): Promise<void> {

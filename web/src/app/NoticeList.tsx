@@ -1,3 +1,5 @@
+import './notices.css';
+
 export interface Notice {
   id: string;
   kind: string;
@@ -7,20 +9,24 @@ export interface Notice {
   close(): void;
 }
 
-/** Problems and server notices, each dismissable, announced as an alert. */
+/**
+ * Problems and server notices, each dismissable, announced as an alert. The action sits right
+ * after its message and the close button at the line's end; a long text wraps (even a word
+ * without spaces), so neither button is ever pushed off the screen.
+ */
 export function NoticeList({ notices }: { notices: Notice[] }) {
   if (notices.length === 0) return null;
   return (
     <div className="notices" role="alert">
       {notices.map((notice) => (
         <p key={notice.id} className={`notice notice-${notice.kind}`}>
-          {notice.text}
+          <span className="notice-text">{notice.text}</span>
           {notice.action ? (
             <button type="button" className="notice-action" onClick={notice.action.run}>
               {notice.action.label}
             </button>
           ) : null}
-          <button type="button" aria-label="Dismiss" onClick={notice.close}>
+          <button type="button" className="notice-close" aria-label="Dismiss" onClick={notice.close}>
             ×
           </button>
         </p>

@@ -1,16 +1,10 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { canWriteSession as mayWriteSession, mayAccess } from '../../../shared/authorisation';
+import { mayAccess } from '../../../shared/authorisation';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
 import { type Me, type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes';
 import type { TreeNode } from '../../../shared/session-entries';
-import {
-  deleteSession,
-  listSessions,
-  listWorkspaces,
-  renameSession,
-  restoreSession,
-} from '../api/rest';
+import { listWorkspaces } from '../api/rest';
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
@@ -20,6 +14,9 @@ import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
+import { useSessionList } from '../sessions/use-session-list';
+import { useSessionSearch } from '../sessions/use-session-search';
+import { entryReveal } from '../state/entry-reveal';
 import { ContextEditsContext } from '../tree/context-edit-marks';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
@@ -58,13 +55,11 @@ export function Workbench({
   const [socket] = useState(() => new ArborSocket({ url: defaultSocketUrl(window.location) }));
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const [workspaces, setWorkspaces] = useState<WorkspaceInfo[]>([]);
-  const [sessions, setSessions] = useState<Record<string, SessionListItem[]>>({});
-  const [query, setQuery] = useState('');
   const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
   const [panel, setPanel] = useState<Panel>('chat');
-  const { notices: pageNotices, report } = usePageNotices();
+  const { notices: pageNotices, report, clear } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
   const meRef = useRef(me);
   meRef.current = me;
@@ -96,14 +91,6 @@ export function Workbench({
     setPanel('chat');
   }, []);
 
-  const refreshSessions = useCallback(async (list: WorkspaceInfo[], q: string) => {
-    const entries = await Promise.all(
-      list.map(async (w) => [w.id, await listSessions(w.id, q)] as const),
-    );
-    setSessions(Object.fromEntries(entries));
-    return Object.fromEntries(entries) as Record<string, SessionListItem[]>;
-  }, []);
-
   const createSession = useCallback(
     async (workspaceId: string) => {
       const result = await socket.request<'new_session'>({ type: 'new_session', workspaceId });
@@ -113,6 +100,19 @@ export function Workbench({
     [socket, open],
   );
 
+  const sessionList = useSessionList({
+    workspaces,
+    sessionId,
+    canCreate,
+    open,
+    createSession,
+    report,
+    clear,
+    describeError,
+  });
+  const { sessions, refreshSessions } = sessionList;
+  const { query, setQuery, search } = useSessionSearch(workspaces);
+
   // First load: the session in the URL, else the first workspace's newest session, else a new one.
   useEffect(() => {
     let live = true;
@@ -121,7 +121,7 @@ export function Workbench({
         const list = await listWorkspaces();
         if (!live) return;
         setWorkspaces(list);
-        const byWorkspace = await refreshSessions(list, '');
+        const byWorkspace = await refreshSessions(list);
         if (!live || sessionFromUrl()) return;
         const first = list[0];
         if (!first) return;
@@ -137,13 +137,14 @@ export function Workbench({
     };
   }, [refreshSessions, open, createSession, report, canCreate]);
 
+  const onListClosed = sessionList.onClosed;
   const onClosed = useCallback(
     (closedId: string, reason: string) => {
       if (closedId !== sessionId) return;
-      report(`This session is no longer available (${reason}).`);
+      onListClosed(closedId, reason);
       setSessionId(null);
     },
-    [sessionId, report],
+    [sessionId, onListClosed],
   );
   const { view, notify, dismiss, loadBodies } = useSession(socket, sessionId, onClosed);
   // The chat renders behind the rest of the page (an interruptible pass after each update), so a
@@ -155,12 +156,9 @@ export function Workbench({
   const treeSize = view?.tree.length ?? 0;
   useEffect(() => {
     if (running || workspaces.length === 0) return;
-    const timer = setTimeout(
-      () => void refreshSessions(workspaces, query).catch(() => undefined),
-      150,
-    );
+    const timer = setTimeout(() => void refreshSessions(workspaces).catch(() => undefined), 150);
     return () => clearTimeout(timer);
-  }, [running, treeSize, query, workspaces, refreshSessions, view?.sessionName]);
+  }, [running, treeSize, workspaces, refreshSessions, view?.sessionName]);
 
   const currentId = view?.sessionId ?? null;
   const canWrite = view?.access.canWrite ?? canCreate;
@@ -355,46 +353,6 @@ export function Workbench({
     createSession(workspaceId).catch(fail);
   }, [view, workspaces, createSession, fail]);
 
-  const rename = useCallback(
-    (session: SessionListItem, name: string) => {
-      renameSession(session.id, name)
-        .then(() => refreshSessions(workspaces, query))
-        .catch((error: unknown) => report(describeError(error)));
-    },
-    [workspaces, query, refreshSessions, report],
-  );
-
-  const remove = useCallback(
-    (session: SessionListItem) => {
-      deleteSession(session.id)
-        .then(async (trashed) => {
-          report(`Moved “${sessionTitle(session)}” to the trash.`, 'info', {
-            label: 'Undo',
-            run: () => {
-              restoreSession(session.workspaceId, trashed)
-                .then(async (restored) => {
-                  await refreshSessions(workspaces, query);
-                  open(restored);
-                })
-                .catch((error: unknown) => report(describeError(error)));
-            },
-          });
-          const lists = await refreshSessions(workspaces, query);
-          if (session.id !== sessionId) return;
-          const next = lists[session.workspaceId]?.find((s) => s.id !== session.id);
-          if (next) open(next.id);
-          else if (canCreate) await createSession(session.workspaceId);
-        })
-        .catch((error: unknown) => report(describeError(error)));
-    },
-    [workspaces, query, refreshSessions, report, sessionId, open, canCreate, createSession],
-  );
-
-  const canWriteSession = useCallback(
-    (session: SessionListItem) => mayWriteSession(me.user, session.owner),
-    [me],
-  );
-
   const listed = useMemo(
     () =>
       Object.values(sessions)
@@ -425,10 +383,14 @@ export function Workbench({
           currentSessionId={currentId}
           query={query}
           onQuery={setQuery}
-          onOpen={(session) => open(session.id)}
-          onRename={rename}
-          onDelete={remove}
-          canWrite={canWriteSession}
+          search={search}
+          onOpenAt={(session, entryId) => {
+            sessionList.reopen(session.id);
+            if (entryId) entryReveal.request(session.id, entryId);
+          }}
+          onOpen={(session) => sessionList.reopen(session.id)}
+          onRename={sessionList.rename}
+          onDelete={sessionList.remove}
         />
       </aside>
       <main className="panel panel-chat">

@@ -7,11 +7,20 @@ interface PageNotice {
   kind: 'error' | 'info';
   text: string;
   action?: { label: string; run(): void };
+  /** What the notice is about (e.g. one session's closing): a newer one replaces it, `clear` drops it. */
+  key?: string;
+}
+
+export interface ReportOptions {
+  action?: PageNotice['action'];
+  key?: string;
 }
 
 /**
  * The page's own notices (the last four): `report` adds one, and each shows with a close button
- * and, when it has one, its action, which closes the notice when used.
+ * and, when it has one, its action, which closes the notice when used. A notice given a `key`
+ * stands for a state of the page (a session gone) and is dropped by `clear(key)` once that state
+ * is over (the session open again), so it never outlives what it says.
  */
 export function usePageNotices() {
   const [list, setList] = useState<PageNotice[]>([]);
@@ -20,11 +29,21 @@ export function usePageNotices() {
   const dismiss = useCallback((id: number) => setList((all) => all.filter((n) => n.id !== id)), []);
 
   const report = useCallback(
-    (text: string, kind: PageNotice['kind'] = 'error', action?: PageNotice['action']) => {
+    (text: string, kind: PageNotice['kind'] = 'error', options: ReportOptions = {}) => {
       const notice: PageNotice = { id: ++ids.current, kind, text };
-      if (action) notice.action = action;
-      setList((all) => [...all.slice(-3), notice]);
+      if (options.action) notice.action = options.action;
+      if (options.key !== undefined) notice.key = options.key;
+      setList((all) => [
+        ...all.filter((n) => options.key === undefined || n.key !== options.key).slice(-3),
+        notice,
+      ]);
     },
+    [],
+  );
+
+  const clear = useCallback(
+    (key: string) =>
+      setList((all) => (all.some((n) => n.key === key) ? all.filter((n) => n.key !== key) : all)),
     [],
   );
 
@@ -53,5 +72,5 @@ export function usePageNotices() {
     [list, dismiss],
   );
 
-  return { notices, report };
+  return { notices, report, clear };
 }

@@ -56,6 +56,7 @@ export function useSession(
             void socket.resync(frame.sessionId).catch(() => undefined);
             return;
           case 'session_closed':
+            dispatch({ type: 'closed', sessionId: frame.sessionId, reason: frame.reason });
             onClosedRef.current(frame.sessionId, frame.reason);
             return;
         }
@@ -67,12 +68,15 @@ export function useSession(
     if (!sessionId) return;
     requested.current.clear();
     socket.subscribe(sessionId).catch((error: unknown) => {
-      dispatch({ type: 'notice', kind: 'error', text: describeError(error) });
       if (
         error instanceof CommandError &&
         (error.code === 'not_found' || error.code === 'forbidden')
-      )
+      ) {
+        dispatch({ type: 'closed', sessionId, reason: error.code });
         onClosedRef.current(sessionId, error.code);
+        return;
+      }
+      dispatch({ type: 'notice', kind: 'error', text: describeError(error) });
     });
     return () => {
       void socket.unsubscribe(sessionId);

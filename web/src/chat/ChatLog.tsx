@@ -5,6 +5,7 @@ import { isContextEditable } from '../state/context-edits';
 import type { SessionView, ToolRun } from '../state/session-reducer';
 import type { ContextEditActions } from './ContextEditControls';
 import { MessageView } from './MessageView';
+import { useChatReveal } from './use-chat-reveal';
 
 interface ChatLogProps {
   view: SessionView;
@@ -50,6 +51,8 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
     const element = log.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   });
+  const entryIds = useMemo(() => items.map((item) => item.entryId), [items]);
+  useChatReveal({ sessionId: view.sessionId, entryIds, limit, log, pinned });
 
   return (
     <div

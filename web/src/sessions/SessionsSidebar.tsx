@@ -1,7 +1,11 @@
-import { memo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
+import { LineageNote } from './LineageNote';
+import { SearchResults } from './SearchResults';
 import { lineageRows, sessionTitle } from './session-lineage';
+import type { SearchView } from './use-session-search';
 import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
+import './sessions-sidebar.css';
 
 interface SessionsSidebarProps {
   workspaces: WorkspaceInfo[];
@@ -9,25 +13,28 @@ interface SessionsSidebarProps {
   currentSessionId: string | null;
   query: string;
   onQuery(query: string): void;
+  /** The search for `query` (null: no query, the plain list shows). */
+  search: SearchView | null;
+  /** Opens a session at one of its entries (a search hit), or at its leaf. */
+  onOpenAt(session: SessionListItem, entryId: string | undefined): void;
   onOpen(session: SessionListItem): void;
   onRename(session: SessionListItem, name: string): void;
   onDelete(session: SessionListItem): void;
-  canWrite(session: SessionListItem): boolean;
 }
 
 function SessionRow({
   session,
+  byId,
   depth,
   current,
-  writable,
   onOpen,
   onRename,
   onDelete,
 }: {
   session: SessionListItem;
+  byId: ReadonlyMap<string, SessionListItem>;
   depth: number;
   current: boolean;
-  writable: boolean;
   onOpen(): void;
   onRename(name: string): void;
   onDelete(): void;
@@ -74,28 +81,33 @@ function SessionRow({
           >
             {depth > 0 ? <ForkArrowIcon /> : null}
             <span className="session-name">{title}</span>
+            <LineageNote session={session} byId={byId} />
             <span className="session-meta">
               {new Date(session.modified).toLocaleString()} · {session.messageCount} messages
             </span>
           </button>
-          {writable ? (
+          {session.may.rename || session.may.delete ? (
             <span className="session-actions">
-              <button
-                type="button"
-                aria-label={`Rename ${title}`}
-                title="Rename"
-                onClick={() => setMode('rename')}
-              >
-                <PencilIcon />
-              </button>
-              <button
-                type="button"
-                aria-label={`Delete ${title}`}
-                title="Move to trash"
-                onClick={() => setMode('delete')}
-              >
-                <TrashIcon />
-              </button>
+              {session.may.rename ? (
+                <button
+                  type="button"
+                  aria-label={`Rename ${title}`}
+                  title="Rename"
+                  onClick={() => setMode('rename')}
+                >
+                  <PencilIcon />
+                </button>
+              ) : null}
+              {session.may.delete ? (
+                <button
+                  type="button"
+                  aria-label={`Delete ${title}`}
+                  title="Move to trash"
+                  onClick={() => setMode('delete')}
+                >
+                  <TrashIcon />
+                </button>
+              ) : null}
             </span>
           ) : null}
         </>
@@ -122,18 +134,53 @@ function SessionRow({
   );
 }
 
-/** Workspaces and their sessions, newest first, with search, rename, delete and lineage. */
+/**
+ * Workspaces and their sessions, newest first, with rename, delete and lineage; while there is a
+ * query, the sessions whose messages match it instead, with where they matched.
+ */
 export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSidebarProps) {
+  const byId = useMemo(
+    () => new Map(Object.values(props.sessions).flatMap((list) => list.map((s) => [s.id, s]))),
+    [props.sessions],
+  );
+  const { search } = props;
   return (
     <nav className="sessions" aria-label="Sessions">
       <input
         type="search"
         aria-label="Search sessions"
-        placeholder="Search sessions"
+        placeholder="Search all messages"
         value={props.query}
         onChange={(event) => props.onQuery(event.target.value)}
       />
+      {search ? (
+        <p className="muted search-status" role="status">
+          {search.status === 'searching'
+            ? 'Searching…'
+            : search.status === 'failed'
+              ? `Search failed: ${search.error ?? 'unknown error'}`
+              : ''}
+        </p>
+      ) : null}
       {props.workspaces.map((workspace) => {
+        if (search) {
+          return (
+            <section
+              key={workspace.id}
+              className="workspace"
+              aria-label={`Workspace ${workspace.name}`}
+            >
+              <h2 title={workspace.path}>{workspace.name}</h2>
+              <SearchResults
+                workspaceId={workspace.id}
+                search={search}
+                byId={byId}
+                currentSessionId={props.currentSessionId}
+                onOpenAt={props.onOpenAt}
+              />
+            </section>
+          );
+        }
         const rows = lineageRows(props.sessions[workspace.id] ?? []);
         return (
           <section
@@ -148,9 +195,9 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
                 <SessionRow
                   key={session.id}
                   session={session}
+                  byId={byId}
                   depth={depth}
                   current={session.id === props.currentSessionId}
-                  writable={props.canWrite(session)}
                   onOpen={() => props.onOpen(session)}
                   onRename={(name) => props.onRename(session, name)}
                   onDelete={() => props.onDelete(session)}

@@ -11,6 +11,7 @@ function item(id: string, modified: string, parentSessionId?: string): SessionLi
     modified,
     messageCount: 1,
     owner: null,
+    may: { rename: false, delete: false },
     ...(parentSessionId ? { parentSessionId } : {}),
   };
 }

@@ -27,6 +27,14 @@ export class ChatWindow {
     for (const listener of [...this.listeners]) listener();
   }
 
+  /** At least the newest `count` items of `sessionId` drawn (to show an older entry). */
+  showAtLeast(sessionId: string, count: number): void {
+    if (this.shownFor(sessionId) >= count) return;
+    this.count = count;
+    this.sessionId = sessionId;
+    for (const listener of [...this.listeners]) listener();
+  }
+
   /** Calls `listener` after every change; returns the unsubscribe. */
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

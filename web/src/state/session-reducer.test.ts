@@ -282,6 +282,22 @@ describe('sessionReducer', () => {
     })!;
     expect(other.bodies.size).toBe(0);
   });
+
+  it('opens a session closed and then restored without what was said about its closing', () => {
+    let view = sessionReducer(opened(), { type: 'notice', kind: 'error', text: 'gone (deleted)' })!;
+    view = sessionReducer(view, { type: 'closed', sessionId: view.sessionId, reason: 'deleted' })!;
+    expect(view.closed).toBe('deleted');
+    const restored = sessionReducer(view, { type: 'snapshot', snapshot: snapshot(base, 'a1') })!;
+    expect(restored.notices).toEqual([]);
+    expect(restored.closed).toBeUndefined();
+    expect(chatItems(restored).map((i) => i.entryId)).toEqual(['u1', 'a1']);
+  });
+
+  it('keeps the notices of a session that was only snapshotted again', () => {
+    const view = sessionReducer(opened(), { type: 'notice', kind: 'error', text: 'a failure' })!;
+    const again = sessionReducer(view, { type: 'snapshot', snapshot: snapshot(base, 'a1') })!;
+    expect(again.notices.map((n) => n.text)).toEqual(['a failure']);
+  });
 });
 
 /** A path of `n` prompts and answers, p0 … a{n-1}, of which the snapshot carried the newest `sent`. */

@@ -67,6 +67,8 @@ export interface SessionView {
   compacting: string | null;
   retry: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string } | null;
   notices: Notice[];
+  /** Set when the server closed the session (deleted, shut down): its notices are about that. */
+  closed?: string;
 }
 
 export type SessionAction =
@@ -75,7 +77,8 @@ export type SessionAction =
   | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
   | { type: 'state_loaded'; state: AgentState }
   | { type: 'notice'; kind: Notice['kind']; text: string }
-  | { type: 'dismiss_notice'; id: number };
+  | { type: 'dismiss_notice'; id: number }
+  | { type: 'closed'; sessionId: string; reason: string };
 
 let noticeIds = 0;
 
@@ -137,7 +140,12 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     access: snapshot.access,
     compacting: snapshot.state.isCompacting ? 'manual' : null,
     retry: null,
-    notices: previous?.sessionId === snapshot.sessionId ? previous.notices : [],
+    // A session opened again after it was closed (a delete undone) starts clean: what was said
+    // about its closing is over.
+    notices:
+      previous?.sessionId === snapshot.sessionId && previous.closed === undefined
+        ? previous.notices
+        : [],
   };
   if (snapshot.sessionName !== undefined) view.sessionName = snapshot.sessionName;
   return view;
@@ -389,6 +397,8 @@ export function sessionReducer(
       return withNotice(view, action.kind, action.text);
     case 'dismiss_notice':
       return { ...view, notices: view.notices.filter((n) => n.id !== action.id) };
+    case 'closed':
+      return action.sessionId === view.sessionId ? { ...view, closed: action.reason } : view;
     default:
       return assertNever(action);
   }

@@ -22,6 +22,7 @@ import { LabelDialog } from './LabelDialog';
 import { TreeToolbar, type SummaryChoice } from './TreeToolbar';
 import { useSessionGraph } from './use-session-graph';
 import { useGraphLayout } from './use-graph-layout';
+import { useEntryReveal } from './use-entry-reveal';
 import { FULL_DRAW_LIMIT, useGraphWindow } from './use-graph-window';
 
 export interface SessionTreeProps {
@@ -295,6 +296,9 @@ function SessionTreeInner({
   const onMoveEnd = useCallback(() => {
     dragging.current = false;
   }, []);
+
+  // Search opens a session at an entry: centre on it and mark it, the leaf where it is.
+  useEntryReveal({ sessionId, graph, placement, canvas, setExpanded, centerOn, setFocusedId });
 
   // A panel that was hidden (narrow screens) has no size: centre on the leaf once it is shown.
   const leafRef = useRef(graph.leafNodeId);

@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/*
+ * Writes a session file as pi writes it (version 3, one line per entry) straight into a
+ * workspace's session folder, as a session made by pi in the terminal would be: no owner record.
+ */
+
+export interface PiTurn {
+  role: 'user' | 'assistant' | 'toolResult';
+  text: string;
+}
+
+/**
+ * Writes the session into `sessionDir` (made if missing) and answers its id, file and the ids of
+ * its entries, in order. `cwd` goes into the header.
+ */
+export function writePiSessionFile(
+  sessionDir: string,
+  cwd: string,
+  turns: PiTurn[],
+  start = Date.parse('2026-11-20T10:00:00.000Z'),
+): { sessionId: string; file: string; entryIds: string[] } {
+  const sessionId = crypto.randomUUID();
+  const at = (i: number) => new Date(start + i * 1000).toISOString();
+  const lines: unknown[] = [
+    { type: 'session', version: 3, id: sessionId, timestamp: at(0), cwd },
+  ];
+  const entryIds: string[] = [];
+  let parentId: string | null = null;
+  turns.forEach((turn, i) => {
+    const id = crypto.randomBytes(4).toString('hex');
+    const timestamp = at(i + 1);
+    const time = start + (i + 1) * 1000;
+    const message =
+      turn.role === 'user'
+        ? { role: 'user', content: [{ type: 'text', text: turn.text }], timestamp: time }
+        : turn.role === 'assistant'
+          ? {
+              role: 'assistant',
+              content: [{ type: 'text', text: turn.text }],
+              api: 'openai-completions',
+              provider: 'arbor',
+              model: 'arbor-demo',
+              usage: {
+                input: 1,
+                output: 1,
+                cacheRead: 0,
+                cacheWrite: 0,
+                totalTokens: 2,
+                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+              },
+              stopReason: 'stop',
+              timestamp: time,
+            }
+          : {
+              role: 'toolResult',
+              toolCallId: `call_${i}`,
+              toolName: 'bash',
+              content: [{ type: 'text', text: turn.text }],
+              isError: false,
+              timestamp: time,
+            };
+    lines.push({ type: 'message', id, parentId, timestamp, message });
+    entryIds.push(id);
+    parentId = id;
+  });
+  fs.mkdirSync(sessionDir, { recursive: true });
+  const file = path.join(sessionDir, `${at(0).replace(/[:.]/g, '-')}_${sessionId}.jsonl`);
+  fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+  return { sessionId, file, entryIds };
+}

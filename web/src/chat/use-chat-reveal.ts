@@ -1,0 +1,37 @@
+import { useEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
+import { chatWindow } from '../state/chat-window';
+import { entryReveal, markRevealed } from '../state/entry-reveal';
+
+/**
+ * Answers a request to show an entry (entry-reveal.ts) in the chat: when the entry is on the
+ * active path, draws far enough back to hold it, scrolls it to the middle and marks it, and stops
+ * following the bottom. An entry off the active path is left to the graph: the chat shows one path.
+ */
+export function useChatReveal(opts: {
+  sessionId: string;
+  entryIds: readonly (string | null)[];
+  limit: number;
+  log: RefObject<HTMLDivElement | null>;
+  pinned: { current: boolean };
+}): void {
+  const { sessionId, entryIds, limit, log, pinned } = opts;
+  const request = useSyncExternalStore(entryReveal.subscribe, entryReveal.get);
+  const answered = useRef(0);
+  useEffect(() => {
+    if (!request || request.sessionId !== sessionId || answered.current === request.seq) return;
+    const index = entryIds.indexOf(request.entryId);
+    if (index === -1) return;
+    const needed = entryIds.length - index;
+    if (needed > limit) {
+      chatWindow.showAtLeast(sessionId, needed);
+      return;
+    }
+    const root = log.current;
+    if (!root) return;
+    const element = markRevealed(root, `[data-entry-id="${CSS.escape(request.entryId)}"]`);
+    if (!element) return;
+    answered.current = request.seq;
+    pinned.current = false;
+    element.scrollIntoView({ block: 'center' });
+  });
+}

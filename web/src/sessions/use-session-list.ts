@@ -1,0 +1,119 @@
+import { useCallback, useRef, useState } from 'react';
+import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
+import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
+import type { ReportOptions } from '../app/use-page-notices';
+import { sessionTitle } from './session-lineage';
+
+/** The longest title a notice quotes; longer ones are cut with an ellipsis. */
+const NOTICE_TITLE_CHARS = 60;
+
+export function shortTitle(title: string): string {
+  const chars = [...title];
+  return chars.length > NOTICE_TITLE_CHARS
+    ? `${chars.slice(0, NOTICE_TITLE_CHARS - 1).join('')}…`
+    : title;
+}
+
+/** The key of the notice that says a session is gone: cleared when that session opens again. */
+export function closedNoticeKey(sessionId: string): string {
+  return `closed:${sessionId}`;
+}
+
+interface SessionListDeps {
+  workspaces: WorkspaceInfo[];
+  /** The session the page has open (the one a delete may close). */
+  sessionId: string | null;
+  canCreate: boolean;
+  open(sessionId: string): void;
+  createSession(workspaceId: string): Promise<string>;
+  report(text: string, kind?: 'error' | 'info', options?: ReportOptions): void;
+  clear(key: string): void;
+  describeError(error: unknown): string;
+}
+
+/**
+ * The session lists of every workspace, and the list's own actions: rename, delete (to the trash,
+ * with an Undo that opens the session again) and the notice when the open session goes away.
+ * The user's own delete is news, said once with its Undo; a session closed by anyone else (or a
+ * delete in another tab) is an error, dropped as soon as that session is open again.
+ */
+export function useSessionList(deps: SessionListDeps) {
+  const [sessions, setSessions] = useState<Record<string, SessionListItem[]>>({});
+  const depsRef = useRef(deps);
+  depsRef.current = deps;
+  /** Sessions this page is deleting: their closing is the user's own doing. */
+  const ownDeletes = useRef(new Set<string>());
+
+  const refreshSessions = useCallback(async (list: WorkspaceInfo[]) => {
+    const entries = await Promise.all(
+      list.map(async (w) => [w.id, await listSessions(w.id)] as const),
+    );
+    const byWorkspace = Object.fromEntries(entries) as Record<string, SessionListItem[]>;
+    setSessions(byWorkspace);
+    return byWorkspace;
+  }, []);
+
+  /** Opens a session and drops any notice that said it was gone. */
+  const reopen = useCallback((sessionId: string) => {
+    ownDeletes.current.delete(sessionId);
+    depsRef.current.clear(closedNoticeKey(sessionId));
+    depsRef.current.open(sessionId);
+  }, []);
+
+  const onClosed = useCallback((closedId: string, reason: string) => {
+    if (reason === 'deleted' && ownDeletes.current.has(closedId)) return;
+    depsRef.current.report(`This session is no longer available (${reason}).`, 'error', {
+      key: closedNoticeKey(closedId),
+    });
+  }, []);
+
+  const rename = useCallback(
+    (session: SessionListItem, name: string) => {
+      const { report, describeError, workspaces } = depsRef.current;
+      renameSession(session.id, name)
+        .then(() => refreshSessions(workspaces))
+        .catch((error: unknown) => report(describeError(error)));
+    },
+    [refreshSessions],
+  );
+
+  const undoDelete = useCallback(
+    (session: SessionListItem, trashed: string) => {
+      const { report, describeError } = depsRef.current;
+      restoreSession(session.workspaceId, trashed)
+        .then(async (restored) => {
+          await refreshSessions(depsRef.current.workspaces);
+          reopen(restored);
+        })
+        .catch((error: unknown) => report(describeError(error)));
+    },
+    [refreshSessions, reopen],
+  );
+
+  const remove = useCallback(
+    (session: SessionListItem) => {
+      const { report, describeError } = depsRef.current;
+      const wasOpen = session.id === depsRef.current.sessionId;
+      ownDeletes.current.add(session.id);
+      deleteSession(session.id)
+        .then(async (trashed) => {
+          report(`Moved “${shortTitle(sessionTitle(session))}” to the trash.`, 'info', {
+            action: { label: 'Undo', run: () => undoDelete(session, trashed) },
+          });
+          const lists = await refreshSessions(depsRef.current.workspaces);
+          if (!wasOpen) return;
+          const next = lists[session.workspaceId]?.find((s) => s.id !== session.id);
+          if (next) depsRef.current.open(next.id);
+          else if (depsRef.current.canCreate)
+            await depsRef.current.createSession(session.workspaceId);
+        })
+        .catch((error: unknown) => {
+          ownDeletes.current.delete(session.id);
+          report(describeError(error));
+        });
+    },
+    [refreshSessions, undoDelete],
+  );
+
+  return { sessions, refreshSessions, reopen, onClosed, rename, remove };
+}
