@@ -2,13 +2,7 @@ import fs from 'node:fs';
 import { test as base, type Page } from '@playwright/test';
 import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
 import { expect, test } from './support/fixtures.js';
-import {
-  chatMessages,
-  editor,
-  openArbor,
-  sendPrompt,
-  treeNodes,
-} from './support/page-helpers.js';
+import { chatMessages, editor, openArbor, sendPrompt, treeNodes } from './support/page-helpers.js';
 import { writePiSession } from './support/pi-session-file.js';
 
 function sidebar(page: Page) {
@@ -26,7 +20,9 @@ function openSessionId(page: Page): string {
 }
 
 async function deleteRow(page: Page, title: string): Promise<void> {
-  await sidebar(page).getByRole('button', { name: `Delete ${title}` }).click();
+  await sidebar(page)
+    .getByRole('button', { name: `Delete ${title}` })
+    .click();
   await page.getByRole('button', { name: 'Move to trash' }).click();
 }
 
@@ -73,7 +69,9 @@ test('a title without spaces leaves Undo and × on screen, next to the message',
   await page.getByRole('button', { name: 'New session' }).click();
   await sendPrompt(page, 'keep me');
 
-  await sidebar(page).getByRole('button', { name: `Delete ${word}` }).click();
+  await sidebar(page)
+    .getByRole('button', { name: `Delete ${word}` })
+    .click();
   await page.getByRole('button', { name: 'Move to trash' }).click();
   const notice = page.locator('.notice', { hasText: 'to the trash' });
   await expect(notice).toBeVisible();
@@ -130,8 +128,12 @@ team(
     await sendPrompt(page, 'mine');
     const mine = openSessionId(page);
 
-    await expect(sessionRow(page, mine).getByRole('button', { name: 'Rename mine' })).toHaveCount(1);
-    await expect(sessionRow(page, mine).getByRole('button', { name: 'Delete mine' })).toHaveCount(1);
+    await expect(sessionRow(page, mine).getByRole('button', { name: 'Rename mine' })).toHaveCount(
+      1,
+    );
+    await expect(sessionRow(page, mine).getByRole('button', { name: 'Delete mine' })).toHaveCount(
+      1,
+    );
     const piRow = sessionRow(page, pi.sessionId);
     await expect(piRow).toContainText('made in the terminal');
     await expect(piRow.getByRole('button', { name: /^Rename / })).toHaveCount(0);

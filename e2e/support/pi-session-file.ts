@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import { sessionDirFor } from '../../server/store/session-paths.js';
-import { writePiSessionFile, type PiTurn } from '../../server/store/test-support/pi-session-file.js';
+import {
+  writePiSessionFile,
+  type PiTurn,
+} from '../../server/store/test-support/pi-session-file.js';
 
 /**
  * Writes a session as pi does straight into the workspace's session folder of a running server,

@@ -91,7 +91,12 @@ describe('session search', () => {
     expect(answer.results.map((r) => r.sessionId)).toEqual([tools.sessionId, prompts.sessionId]);
     const [inTool, inPrompt] = answer.results;
     expect(inTool!.hits).toEqual([
-      { entryId: tools.entryIds[2], where: 'toolResult', snippet: 'README.md PELICAN.txt src/', match: [10, 17] },
+      {
+        entryId: tools.entryIds[2],
+        where: 'toolResult',
+        snippet: 'README.md PELICAN.txt src/',
+        match: [10, 17],
+      },
     ]);
     expect(inPrompt!.hits).toHaveLength(1);
     const hit = inPrompt!.hits[0]!;

@@ -25,8 +25,8 @@ export interface TextMatcher {
 export function textMatcher(query: string): TextMatcher {
   const words = query.trim().split(/\s+/).filter(Boolean);
   const pattern = new RegExp(words.map((w) => w.replace(SYNTAX, '\\$&')).join('\\s+'), 'iu');
-  // eslint-disable-next-line no-control-regex
-  const rawSafe = words.length === 1 && /^[\x20-\x7e]+$/.test(words[0]!) && !/["\\]/.test(words[0]!);
+  const rawSafe =
+    words.length === 1 && /^[\x20-\x7e]+$/.test(words[0]!) && !/["\\]/.test(words[0]!);
   return {
     find(text) {
       const found = pattern.exec(text);

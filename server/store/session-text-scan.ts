@@ -113,7 +113,8 @@ export async function scanSessionText(
         }
         if (newline === -1) break;
         if (overlong) summary.skippedLines++;
-        else if (pendingBytes > 0) line(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
+        else if (pendingBytes > 0)
+          line(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
         pending = [];
         pendingBytes = 0;
         overlong = false;

@@ -22,8 +22,12 @@ const SearchQuery = z.object({ q: z.string().optional() });
 
 function noteOf(outcome: string, capped: boolean, partialFiles: number): string | undefined {
   const parts: string[] = [];
-  if (outcome === 'timeout') parts.push('the search ran out of time; older sessions were not searched');
-  if (capped) parts.push(`only the newest ${DEFAULT_SEARCH_LIMITS.maxSessions} sessions with matches are listed`);
+  if (outcome === 'timeout')
+    parts.push('the search ran out of time; older sessions were not searched');
+  if (capped)
+    parts.push(
+      `only the newest ${DEFAULT_SEARCH_LIMITS.maxSessions} sessions with matches are listed`,
+    );
   if (partialFiles > 0)
     parts.push(
       `${partialFiles} very large session${partialFiles === 1 ? ' was' : 's were'} searched in part`,

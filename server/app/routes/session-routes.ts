@@ -4,7 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SessionIdSchema } from '../../../shared/protocol.js';
 import { RenameRequestSchema } from '../../../shared/rest-shapes.js';
-import { mayAccess, sessionPermissions, type SessionPermissions } from '../../auth/authorisation.js';
+import {
+  mayAccess,
+  sessionPermissions,
+  type SessionPermissions,
+} from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
 import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
@@ -45,7 +49,9 @@ const FORBIDDEN_MESSAGE = 'Only the owner of this session or an admin may do thi
 function mayDo(request: FastifyRequest, owner: string | null, access: RouteAccess): boolean {
   const user = request.user;
   if (!user) return false;
-  return access === 'read' ? mayAccess(user, owner, 'read') : sessionPermissions(user, owner)[access];
+  return access === 'read'
+    ? mayAccess(user, owner, 'read')
+    : sessionPermissions(user, owner)[access];
 }
 
 /**

@@ -2,11 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { assertNever } from '../../../shared/agent-events.js';
 import { z } from 'zod';
-import {
-  SessionIdSchema,
-  WorkspaceIdSchema,
-  type UserSummary,
-} from '../../../shared/protocol.js';
+import { SessionIdSchema, WorkspaceIdSchema, type UserSummary } from '../../../shared/protocol.js';
 import { type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes.js';
 import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
@@ -150,7 +146,9 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
       const { sessionId, file } = imported;
       deps.locator.register(sessionId, file, workspace);
       deps.owners.setOwner(sessionId, request.user.name);
-      const item = (await listWorkspaceSessions(deps, workspace, request.user)).find((s) => s.id === sessionId);
+      const item = (await listWorkspaceSessions(deps, workspace, request.user)).find(
+        (s) => s.id === sessionId,
+      );
       return reply.code(201).send({
         session: item ?? { id: sessionId, workspaceId: workspace.id },
         ...(imported.replacedId !== undefined ? { replacedId: imported.replacedId } : {}),

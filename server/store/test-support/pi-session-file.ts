@@ -24,9 +24,7 @@ export function writePiSessionFile(
 ): { sessionId: string; file: string; entryIds: string[] } {
   const sessionId = crypto.randomUUID();
   const at = (i: number) => new Date(start + i * 1000).toISOString();
-  const lines: unknown[] = [
-    { type: 'session', version: 3, id: sessionId, timestamp: at(0), cwd },
-  ];
+  const lines: unknown[] = [{ type: 'session', version: 3, id: sessionId, timestamp: at(0), cwd }];
   const entryIds: string[] = [];
   let parentId: string | null = null;
   turns.forEach((turn, i) => {

@@ -26,7 +26,12 @@ export function NoticeList({ notices }: { notices: Notice[] }) {
               {notice.action.label}
             </button>
           ) : null}
-          <button type="button" className="notice-close" aria-label="Dismiss" onClick={notice.close}>
+          <button
+            type="button"
+            className="notice-close"
+            aria-label="Dismiss"
+            onClick={notice.close}
+          >
             ×
           </button>
         </p>

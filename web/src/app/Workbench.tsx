@@ -2,7 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { mayAccess } from '../../../shared/authorisation';
 import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
-import { type Me, type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-shapes';
+import { type Me, type WorkspaceInfo } from '../../../shared/rest-shapes';
 import type { TreeNode } from '../../../shared/session-entries';
 import { listWorkspaces } from '../api/rest';
 import { clickOutcome, isEditableMessage } from '../graph/click-rule';

@@ -44,7 +44,9 @@ export function SearchResults({
   return (
     <>
       {rows.length === 0 && search.status === 'done' ? <p className="muted">No matches.</p> : null}
-      {answer.note ? <p className="muted search-note">Not everything was searched: {answer.note}</p> : null}
+      {answer.note ? (
+        <p className="muted search-note">Not everything was searched: {answer.note}</p>
+      ) : null}
       <ul aria-label="Search results">
         {rows.map(({ session, result }) => {
           const title = sessionTitle(session);

@@ -31,7 +31,9 @@ export function useSessionSearch(workspaces: WorkspaceInfo[]) {
     const timer = setTimeout(() => {
       setSearch((last) => ({ query: q, status: 'searching', answers: last?.answers ?? {} }));
       Promise.all(
-        workspaces.map(async (w) => [w.id, await searchSessions(w.id, q, controller.signal)] as const),
+        workspaces.map(
+          async (w) => [w.id, await searchSessions(w.id, q, controller.signal)] as const,
+        ),
       )
         .then((entries) =>
           setSearch({ query: q, status: 'done', answers: Object.fromEntries(entries) }),
