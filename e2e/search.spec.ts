@@ -64,6 +64,31 @@ test('search finds a word in a later prompt and opens the session at that entry,
   await expect(editor(page)).toHaveValue('');
 });
 
+test('a match on another branch is shown in the graph, and the chat says where it is', async ({
+  page,
+  arbor,
+}) => {
+  const branched = writePiSession(arbor.dataDir, arbor.workspace, [
+    { role: 'user', text: 'start here' },
+    { role: 'assistant', text: 'started' },
+    { role: 'user', text: 'the okapi branch', parent: 1 },
+    { role: 'assistant', text: 'okay', parent: 2 },
+    { role: 'user', text: 'the other branch', parent: 1 },
+    { role: 'assistant', text: 'other', parent: 4 },
+  ]);
+  const target = branched.entryIds[2]!;
+  await openArbor(page, arbor.url);
+  await page.getByRole('searchbox', { name: 'Search sessions' }).fill('okapi');
+  await sidebar(page).locator(`[data-hit-entry-id="${target}"]`).click();
+  await expect(conversation(page).getByRole('status')).toHaveText(
+    'The match is on another branch: the graph shows it, marked.',
+  );
+  const inTree = sessionTree(page).locator(`[data-entry-id="${target}"]`);
+  await expect(inTree).toHaveAttribute('data-revealed', 'true');
+  await expect(inTree).toBeInViewport();
+  await expect(chatMessages(page, 'user')).toHaveText([/start here/, /the other branch/]);
+});
+
 test('search reaches tool output and answers, and says so when nothing matches', async ({
   page,
   arbor,

@@ -10,6 +10,8 @@ import path from 'node:path';
 export interface PiTurn {
   role: 'user' | 'assistant' | 'toolResult';
   text: string;
+  /** The index of the turn this one follows (default: the one before it), for branches. */
+  parent?: number;
 }
 
 /**
@@ -26,8 +28,9 @@ export function writePiSessionFile(
   const at = (i: number) => new Date(start + i * 1000).toISOString();
   const lines: unknown[] = [{ type: 'session', version: 3, id: sessionId, timestamp: at(0), cwd }];
   const entryIds: string[] = [];
-  let parentId: string | null = null;
   turns.forEach((turn, i) => {
+    const parentIndex = turn.parent ?? i - 1;
+    const parentId = parentIndex >= 0 ? entryIds[parentIndex]! : null;
     const id = crypto.randomBytes(4).toString('hex');
     const timestamp = at(i + 1);
     const time = start + (i + 1) * 1000;
@@ -62,7 +65,6 @@ export function writePiSessionFile(
             };
     lines.push({ type: 'message', id, parentId, timestamp, message });
     entryIds.push(id);
-    parentId = id;
   });
   fs.mkdirSync(sessionDir, { recursive: true });
   const file = path.join(sessionDir, `${at(0).replace(/[:.]/g, '-')}_${sessionId}.jsonl`);

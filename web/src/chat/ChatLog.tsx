@@ -52,7 +52,14 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   });
   const entryIds = useMemo(() => items.map((item) => item.entryId), [items]);
-  useChatReveal({ sessionId: view.sessionId, entryIds, limit, log, pinned });
+  const { offPath } = useChatReveal({
+    sessionId: view.sessionId,
+    entryIds,
+    limit,
+    log,
+    pinned,
+    has: (id) => byId.has(id),
+  });
 
   return (
     <div
@@ -68,6 +75,11 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
     >
       {items.length === 0 ? (
         <p className="chat-empty">Nothing here yet. Type a message below to start.</p>
+      ) : null}
+      {offPath ? (
+        <p className="reveal-note" role="status">
+          The match is on another branch: the graph shows it, marked.
+        </p>
       ) : null}
       {hidden > 0 ? (
         <button

@@ -5,7 +5,8 @@ import { entryReveal, markRevealed } from '../state/entry-reveal';
 /**
  * Answers a request to show an entry (entry-reveal.ts) in the chat: when the entry is on the
  * active path, draws far enough back to hold it, scrolls it to the middle and marks it, and stops
- * following the bottom. An entry off the active path is left to the graph: the chat shows one path.
+ * following the bottom. The chat shows the active path only, so an entry on another branch is
+ * shown by the graph alone: the answer is then `offPath`, for the chat to say so.
  */
 export function useChatReveal(opts: {
   sessionId: string;
@@ -13,8 +14,10 @@ export function useChatReveal(opts: {
   limit: number;
   log: RefObject<HTMLDivElement | null>;
   pinned: { current: boolean };
-}): void {
-  const { sessionId, entryIds, limit, log, pinned } = opts;
+  /** Whether the session has this entry at all (its tree is loaded). */
+  has(entryId: string): boolean;
+}): { offPath: boolean } {
+  const { sessionId, entryIds, limit, log, pinned, has } = opts;
   const request = useSyncExternalStore(entryReveal.subscribe, entryReveal.get);
   const answered = useRef(0);
   useEffect(() => {
@@ -34,4 +37,10 @@ export function useChatReveal(opts: {
     pinned.current = false;
     element.scrollIntoView({ block: 'center' });
   });
+  const offPath =
+    request !== null &&
+    request.sessionId === sessionId &&
+    has(request.entryId) &&
+    !entryIds.includes(request.entryId);
+  return { offPath };
 }

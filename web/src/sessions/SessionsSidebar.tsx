@@ -5,7 +5,7 @@ import { SearchResults } from './SearchResults';
 import { lineageRows, sessionTitle } from './session-lineage';
 import type { SearchView } from './use-session-search';
 import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
-import './sessions-sidebar.css';
+import './search.css';
 
 interface SessionsSidebarProps {
   workspaces: WorkspaceInfo[];
