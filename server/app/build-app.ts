@@ -28,6 +28,7 @@ import { ArborError } from './error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { searchRoutes } from './routes/search-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { securityHeaders } from './security-headers.js';
@@ -244,6 +245,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   );
   await app.register(async (scope) =>
     workspaceRoutes(scope, { dataDir: config.dataDir, locator, owners }),
+  );
+  await app.register(async (scope) =>
+    searchRoutes(scope, { dataDir: config.dataDir, locator, owners }),
   );
   await app.register(async (scope) =>
     sessionRoutes(scope, { dataDir: config.dataDir, hub, locator, owners }),

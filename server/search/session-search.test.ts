@@ -76,6 +76,7 @@ describe('textMatcher', () => {
   it('lets through every raw line that may hold a match, escaped or not', () => {
     expect(textMatcher('quote"d').mayMatchRaw('{"text":"quote\\"d"}')).toBe(true);
     expect(textMatcher('two words').mayMatchRaw('{"text":"two\\nwords"}')).toBe(true);
+    expect(textMatcher('a/b<c').mayMatchRaw('{"text":"a\\/b\\u003cc"}')).toBe(true);
     expect(textMatcher('plain').mayMatchRaw('{"text":"other"}')).toBe(false);
   });
 });

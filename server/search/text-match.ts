@@ -17,7 +17,8 @@ export interface TextMatcher {
   /**
    * A cheap, certain pre-test of a raw JSON line: false only when the line cannot hold a match in
    * any of its strings. (JSON writes text as is, except `"`, `\`, control characters and, for some
-   * writers, non-ASCII characters as `\u` escapes; a query with those is always let through.)
+   * writers, non-ASCII characters, `/` and `<>&` as escapes; a query with those is always let
+   * through, as is one of several words, which an escaped newline between them would hide.)
    */
   mayMatchRaw(line: string): boolean;
 }
@@ -25,8 +26,9 @@ export interface TextMatcher {
 export function textMatcher(query: string): TextMatcher {
   const words = query.trim().split(/\s+/).filter(Boolean);
   const pattern = new RegExp(words.map((w) => w.replace(SYNTAX, '\\$&')).join('\\s+'), 'iu');
+  // Some writers also escape `/` and `<>&` (Go's encoding/json): a word with those is let through.
   const rawSafe =
-    words.length === 1 && /^[\x20-\x7e]+$/.test(words[0]!) && !/["\\]/.test(words[0]!);
+    words.length === 1 && /^[\x20-\x7e]+$/.test(words[0]!) && !/["\\/<>&]/.test(words[0]!);
   return {
     find(text) {
       const found = pattern.exec(text);

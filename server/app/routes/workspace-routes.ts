@@ -14,7 +14,6 @@ import { importSessionStream, SessionImportError } from '../../store/session-imp
 import { sessionIdOnDisk } from '../../store/session-trash.js';
 import { ArborError } from '../error-catalog.js';
 import { ImportSlots } from './import-slots.js';
-import { searchRoutes } from './search-routes.js';
 import { matchesQuery, toListItem } from './session-items.js';
 
 export interface WorkspaceRouteDeps {
@@ -63,8 +62,6 @@ export async function listWorkspaceSessions(
 
 /** Workspaces, their sessions (with search), and import of a session file. */
 export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRouteDeps) {
-  await searchRoutes(app, deps);
-
   app.get('/api/workspaces', async () => {
     const workspaces: WorkspaceInfo[] = deps.locator.workspaces.map(({ id, name, path: dir }) => ({
       id,
