@@ -16,7 +16,6 @@ import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { useSessionList } from '../sessions/use-session-list';
 import { useSessionSearch } from '../sessions/use-session-search';
-import { entryReveal } from '../state/entry-reveal';
 import { ContextEditsContext } from '../tree/context-edit-marks';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
@@ -384,10 +383,7 @@ export function Workbench({
           query={query}
           onQuery={setQuery}
           search={search}
-          onOpenAt={(session, entryId) => {
-            sessionList.reopen(session.id);
-            if (entryId) entryReveal.request(session.id, entryId);
-          }}
+          onOpenAt={sessionList.openAt}
           onOpen={(session) => sessionList.reopen(session.id)}
           onRename={sessionList.rename}
           onDelete={sessionList.remove}

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
 import type { ReportOptions } from '../app/use-page-notices';
+import { entryReveal } from '../state/entry-reveal';
 import { sessionTitle } from './session-lineage';
 
 /** The longest title a notice quotes; longer ones are cut with an ellipsis. */
@@ -60,6 +61,15 @@ export function useSessionList(deps: SessionListDeps) {
     depsRef.current.open(sessionId);
   }, []);
 
+  /** Opens a session at one of its entries (a search hit) without moving its leaf, or at its leaf. */
+  const openAt = useCallback(
+    (session: SessionListItem, entryId: string | undefined) => {
+      reopen(session.id);
+      if (entryId) entryReveal.request(session.id, entryId);
+    },
+    [reopen],
+  );
+
   const onClosed = useCallback((closedId: string, reason: string) => {
     if (reason === 'deleted' && ownDeletes.current.has(closedId)) return;
     depsRef.current.report(`This session is no longer available (${reason}).`, 'error', {
@@ -115,5 +125,5 @@ export function useSessionList(deps: SessionListDeps) {
     [refreshSessions, undoDelete],
   );
 
-  return { sessions, refreshSessions, reopen, onClosed, rename, remove };
+  return { sessions, refreshSessions, reopen, openAt, onClosed, rename, remove };
 }
