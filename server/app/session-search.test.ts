@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SearchAnswerSchema, SessionListSchema } from '../../shared/rest-shapes.js';
 import { UserStore } from '../auth/user-store.js';
+import { abortedSearches, activeSearchWorkers } from '../search/search-runner.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { writePiSessionFile, type PiTurn } from '../store/test-support/pi-session-file.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
@@ -140,6 +141,30 @@ describe('session search', () => {
     const answer = SearchAnswerSchema.parse((await search(s, 'quarterly', cookies.vic)).json());
     expect(answer.results[0]!.hits[0]).toMatchObject({ where: 'name', match: [0, 9] });
     expect((await search(s, 'quarterly')).statusCode).toBe(401);
+  });
+});
+
+describe('a search whose client goes away', () => {
+  it('stops reading: its worker is terminated', async () => {
+    const s = await startTestServer();
+    server = s;
+    // Lines of 1 MB, every one parsed for a query of two words: a search that takes a while.
+    const big = 'z'.repeat(1 << 20);
+    for (let i = 0; i < 20; i++)
+      writeSession(
+        s,
+        Array.from({ length: 5 }, () => ({ role: 'user' as const, text: big })),
+      );
+    const before = abortedSearches();
+    const client = new AbortController();
+    const request = fetch(`${s.url}/api/workspaces/${s.workspaceId}/search?q=two%20words`, {
+      signal: client.signal,
+    }).catch((error: unknown) => error);
+    await expect.poll(() => activeSearchWorkers(), { interval: 1 }).toBe(1);
+    client.abort();
+    expect(await request).toBeInstanceOf(Error);
+    await expect.poll(() => activeSearchWorkers()).toBe(0);
+    expect(abortedSearches()).toBe(before + 1);
   });
 });
 

@@ -28,10 +28,16 @@ export interface SearchRun {
 
 let entry: WorkerEntry | undefined;
 let running = 0;
+let aborted = 0;
 
 /** Searches whose worker has not exited yet (for tests and diagnostics). */
 export function activeSearchWorkers(): number {
   return running;
+}
+
+/** Searches stopped by their signal since the process started (for tests and diagnostics). */
+export function abortedSearches(): number {
+  return aborted;
 }
 
 /** Runs `job` and resolves (never rejects) once it has finished, failed, timed out or aborted. */
@@ -76,7 +82,10 @@ export function runSearchInWorker(
       // A stopped search resolves once its thread is gone, so nothing keeps reading after it.
       void worker.terminate().finally(() => exited.then(() => resolve(result)));
     };
-    const onAbort = () => finish('aborted');
+    const onAbort = () => {
+      if (!settled) aborted++;
+      finish('aborted');
+    };
     const timer = setTimeout(() => finish('timeout'), opts.budgetMs);
     opts.signal.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: SearchWorkerMessage) => {
