@@ -73,8 +73,9 @@ export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.stri
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /**
- * Close codes the server uses when it ends a connection on purpose. 1001 is also sent on shutdown,
- * 1009 for a frame over MAX_FRAME_BYTES (by the WebSocket library itself).
+ * Close codes the server uses when it ends a connection on purpose. 1001 (a role changed, or the
+ * server stops) asks the client to reconnect and resume its subscriptions; 1009 is sent for a frame
+ * over MAX_FRAME_BYTES (by the WebSocket library itself).
  */
 export const CloseCode = {
   goingAway: 1001,
@@ -392,11 +393,15 @@ export const ResyncRequiredSchema = z.object({
   reason: z.enum(['slow_consumer', 'missed_too_much']),
 });
 
-/** The session went away for this client (deleted, or access revoked); it is unsubscribed. */
+/**
+ * The session went away for this client (deleted, or access revoked); it is unsubscribed. A server
+ * that stops does not send this: it closes the connection with 1001, and the client comes back
+ * and resumes its sessions.
+ */
 export const SessionClosedSchema = z.object({
   type: z.literal('session_closed'),
   sessionId: SessionIdSchema,
-  reason: z.enum(['deleted', 'shutdown', 'forbidden']),
+  reason: z.enum(['deleted', 'forbidden']),
 });
 
 export const ServerMessageSchema = z.union([
