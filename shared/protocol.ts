@@ -111,7 +111,12 @@ const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =
 const sessionCommand = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   command(type, { sessionId: SessionIdSchema, ...shape });
 
-const PromptTextSchema = z.string().max(1_000_000);
+/**
+ * The longest prompt, steer, follow-up or context replacement, in UTF-16 code units (a string's
+ * `length`, which is what zod counts). The page counts against it before sending.
+ */
+export const MAX_PROMPT_CHARS = 1_000_000;
+const PromptTextSchema = z.string().max(MAX_PROMPT_CHARS);
 const ImagesSchema = z.array(ImageContentSchema).max(16);
 
 /** The thinking levels a client may pick: the levels a session file records. */

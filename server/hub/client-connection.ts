@@ -15,7 +15,7 @@ import { mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { runCommand, type CommandContext } from './command-router.js';
 import type { LiveSession, SessionClosedReason, Subscriber } from './live-session.js';
-import { parseClientFrame } from './parse-client-frame.js';
+import { parseClientFrame, requestIdNearEnds } from './parse-client-frame.js';
 import { frameBodyBudget } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
@@ -129,10 +129,14 @@ export class ClientConnection implements Subscriber {
         : data.length;
     if (isBinary) return this.reject({ code: 'bad_frame', message: 'Binary frames are not used.' });
     if (size > this.opts.maxFrameBytes) {
-      return this.reject({
-        code: 'payload_too_large',
-        message: `Frames are limited to ${this.opts.maxFrameBytes} bytes.`,
-      });
+      const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+      return this.reject(
+        {
+          code: 'payload_too_large',
+          message: `This is ${mb(size)} MB to send at once; the server takes at most ${mb(this.opts.maxFrameBytes)} MB. Shorten the message, or attach fewer or smaller images.`,
+        },
+        requestIdNearEnds(data),
+      );
     }
     const text = Array.isArray(data)
       ? Buffer.concat(data).toString('utf8')
