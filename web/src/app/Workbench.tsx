@@ -23,6 +23,7 @@ import { sessionTitle } from '../sessions/session-lineage';
 import { ContextEditsContext } from '../tree/context-edit-marks';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
+import { sendBlockedBy } from './ConnectionBanner';
 import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
@@ -467,6 +468,7 @@ export function Workbench({
           running={running}
           canWrite={canWrite}
           ready={ready}
+          sendBlocked={sendBlockedBy(status)}
           steering={view?.state.steering ?? []}
           followUp={view?.state.followUp ?? []}
           onSend={send}
