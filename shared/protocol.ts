@@ -22,6 +22,12 @@ export const WS_PATH = '/api/ws';
 /** Largest frame either side accepts, in bytes (images travel inline, base64). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** What a person is told about a frame of `bytes` over the `limit`, by the page or the server. */
+export function frameTooLargeMessage(bytes: number, limit: number): string {
+  const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
+  return `This is ${mb(bytes)} MB to send at once; the server takes at most ${mb(limit)} MB. Shorten the message, or attach fewer or smaller images.`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Identifiers. Clients never send paths: a session is named by its UUID, a workspace by its id.
 // The patterns refuse anything path-like (`/`, `\`, `..`) before it reaches a lookup.

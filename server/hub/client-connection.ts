@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   CloseCode,
+  frameTooLargeMessage,
   PROTOCOL_VERSION,
   type Command,
   type ErrorBody,
@@ -129,11 +130,10 @@ export class ClientConnection implements Subscriber {
         : data.length;
     if (isBinary) return this.reject({ code: 'bad_frame', message: 'Binary frames are not used.' });
     if (size > this.opts.maxFrameBytes) {
-      const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
       return this.reject(
         {
           code: 'payload_too_large',
-          message: `This is ${mb(size)} MB to send at once; the server takes at most ${mb(this.opts.maxFrameBytes)} MB. Shorten the message, or attach fewer or smaller images.`,
+          message: frameTooLargeMessage(size, this.opts.maxFrameBytes),
         },
         requestIdNearEnds(data),
       );

@@ -292,6 +292,23 @@ describe('ArborSocket', () => {
     expect((await s.request<'ping'>({ type: 'ping' })).time).toBe(9);
   });
 
+  it('refuses a command over the frame limit the server announced, without sending it', async () => {
+    peer = await startPeer(() => undefined);
+    const s = client(peer.url);
+    s.start();
+    await waitFor(() => (s.getStatus() === 'open' ? true : undefined));
+    // The welcome says 1000 bytes; 600 "é" are 1200 bytes in UTF-8, though 600 characters.
+    const error = await s
+      .request<'prompt'>({ type: 'prompt', sessionId: 's1', text: 'é'.repeat(600) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringMatching(/^This is 0\.0 MB to send at once; the server takes at most/),
+    });
+    expect(peer.received[0]!.map((frame) => frame.type)).toEqual(['hello']);
+  });
+
   it('stops reconnecting when the server refuses the login', async () => {
     peer = await startPeer(() => undefined);
     const s = client(peer.url);

@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  frameTooLargeMessage,
   PROTOCOL_VERSION,
   ServerMessageSchema,
   type Command,
@@ -163,6 +164,16 @@ export class ArborSocket {
   request<T extends CommandType>(command: Outgoing<T>): Promise<CommandResults[T]> {
     const id = `r${this.nextId++}`;
     const frame = JSON.stringify({ ...command, id });
+    const limit = this.welcomeInfo?.server.maxFrameBytes;
+    // A frame the server would refuse is refused here, before minutes of upload (a UTF-8 byte
+    // is at most 3 per UTF-16 unit, so only frames near the limit are measured).
+    if (limit !== undefined && frame.length * 3 > limit) {
+      const bytes = new TextEncoder().encode(frame).length;
+      if (bytes > limit) {
+        const message = frameTooLargeMessage(bytes, limit);
+        return Promise.reject(new CommandError('payload_too_large', message));
+      }
+    }
     return new Promise<CommandResults[T]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
       if (this.status === 'open' && this.socket?.readyState === OPEN) this.socket.send(frame);
