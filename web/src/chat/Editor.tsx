@@ -131,7 +131,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
         value={value}
         onChange={(event) => props.onChange(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Escape' && running) {
+          if (event.key === 'Escape' && running && props.sendBlocked === null) {
             event.preventDefault();
             props.onAbort();
             return;
