@@ -48,6 +48,14 @@ export function canWriteSession(user: UserSummary, owner: string | null): boolea
 }
 
 /**
+ * Whether `user` can only read: may start no session and write to none, not even one of their own
+ * (the viewer role). The page then shows a read-only page rather than controls that cannot work.
+ */
+export function readsOnly(user: UserSummary): boolean {
+  return !mayAccess(user, null, 'create') && !mayAccess(user, user.name, 'write');
+}
+
+/**
  * The access each WebSocket command needs on the session it names. Fork and clone make a new
  * session, so they need what starting one needs: a viewer, who reads, makes no sessions (a viewer
  * could otherwise fill the disk with copies it can neither use nor delete; decision 055).

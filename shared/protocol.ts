@@ -22,6 +22,12 @@ export const WS_PATH = '/api/ws';
 /** Largest frame either side accepts, in bytes (images travel inline, base64). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** What a person is told about a frame of `bytes` over the `limit`, by the page or the server. */
+export function frameTooLargeMessage(bytes: number, limit: number): string {
+  const mb = (value: number) => (value / 1024 / 1024).toFixed(1);
+  return `This is ${mb(bytes)} MB to send at once; the server takes at most ${mb(limit)} MB. Shorten the message, or attach fewer or smaller images.`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Identifiers. Clients never send paths: a session is named by its UUID, a workspace by its id.
 // The patterns refuse anything path-like (`/`, `\`, `..`) before it reaches a lookup.
@@ -73,8 +79,9 @@ export const ErrorBodySchema = z.object({ code: ErrorCodeSchema, message: z.stri
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /**
- * Close codes the server uses when it ends a connection on purpose. 1001 is also sent on shutdown,
- * 1009 for a frame over MAX_FRAME_BYTES (by the WebSocket library itself).
+ * Close codes the server uses when it ends a connection on purpose. 1001 (a role changed, or the
+ * server stops) asks the client to reconnect and resume its subscriptions; 1009 is sent for a frame
+ * over MAX_FRAME_BYTES (by the WebSocket library itself).
  */
 export const CloseCode = {
   goingAway: 1001,
@@ -110,7 +117,12 @@ const command = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =
 const sessionCommand = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   command(type, { sessionId: SessionIdSchema, ...shape });
 
-const PromptTextSchema = z.string().max(1_000_000);
+/**
+ * The longest prompt, steer, follow-up or context replacement, in UTF-16 code units (a string's
+ * `length`, which is what zod counts). The page counts against it before sending.
+ */
+export const MAX_PROMPT_CHARS = 1_000_000;
+const PromptTextSchema = z.string().max(MAX_PROMPT_CHARS);
 const ImagesSchema = z.array(ImageContentSchema).max(16);
 
 /** The thinking levels a client may pick: the levels a session file records. */
@@ -392,11 +404,15 @@ export const ResyncRequiredSchema = z.object({
   reason: z.enum(['slow_consumer', 'missed_too_much']),
 });
 
-/** The session went away for this client (deleted, or access revoked); it is unsubscribed. */
+/**
+ * The session went away for this client (deleted, or access revoked); it is unsubscribed. A server
+ * that stops does not send this: it closes the connection with 1001, and the client comes back
+ * and resumes its sessions.
+ */
 export const SessionClosedSchema = z.object({
   type: z.literal('session_closed'),
   sessionId: SessionIdSchema,
-  reason: z.enum(['deleted', 'shutdown', 'forbidden']),
+  reason: z.enum(['deleted', 'forbidden']),
 });
 
 export const ServerMessageSchema = z.union([

@@ -74,11 +74,13 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`arbor serve did not answer in time: ${log()}`);
 }
 
+/** `port`: the one a stopped server used, to start it again where its pages look for it. */
 export async function startArbor(
   dirs: { dataDir: string; workspace: string } = makeTempDirs(),
   env: Record<string, string> = {},
+  port?: number,
 ): Promise<ArborServer> {
-  const port = await freePort();
+  port ??= await freePort();
   let output = '';
   const child = spawn(
     'node',

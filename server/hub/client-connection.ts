@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   CloseCode,
+  frameTooLargeMessage,
   PROTOCOL_VERSION,
   type Command,
   type ErrorBody,
@@ -15,7 +16,7 @@ import { mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { runCommand, type CommandContext } from './command-router.js';
 import type { LiveSession, SessionClosedReason, Subscriber } from './live-session.js';
-import { parseClientFrame } from './parse-client-frame.js';
+import { parseClientFrame, requestIdNearEnds } from './parse-client-frame.js';
 import { frameBodyBudget } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
@@ -129,10 +130,13 @@ export class ClientConnection implements Subscriber {
         : data.length;
     if (isBinary) return this.reject({ code: 'bad_frame', message: 'Binary frames are not used.' });
     if (size > this.opts.maxFrameBytes) {
-      return this.reject({
-        code: 'payload_too_large',
-        message: `Frames are limited to ${this.opts.maxFrameBytes} bytes.`,
-      });
+      return this.reject(
+        {
+          code: 'payload_too_large',
+          message: frameTooLargeMessage(size, this.opts.maxFrameBytes),
+        },
+        requestIdNearEnds(data),
+      );
     }
     const text = Array.isArray(data)
       ? Buffer.concat(data).toString('utf8')

@@ -38,11 +38,11 @@ function eventJson(frame: EventFrame): string {
 export interface Subscriber {
   /** `frame` is the event as a WebSocket text frame (ws-text-frame.ts), built once for all. */
   deliver(sessionId: string, seq: number, frame: Buffer): void;
-  /** The session was closed under the subscriber (deleted, or the server stops). */
+  /** The session went away for the subscriber (deleted, or its access revoked). */
   sessionClosed(sessionId: string, reason: SessionClosedReason): void;
 }
 
-export type SessionClosedReason = 'deleted' | 'shutdown' | 'forbidden';
+export type SessionClosedReason = 'deleted' | 'forbidden';
 
 export interface LiveSessionOptions {
   agent: AgentSession;

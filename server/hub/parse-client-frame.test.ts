@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PROMPT_CHARS } from '../../shared/protocol.js';
 import { parseClientFrame } from './parse-client-frame.js';
 
 const code = (text: string) => {
@@ -39,5 +40,49 @@ describe('parseClientFrame', () => {
     expect(parsed.ok).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     if (parsed.ok) expect(Object.keys(parsed.message)).toEqual(['type', 'id']);
+  });
+});
+
+describe('what a refused command says', () => {
+  const message = (frame: Record<string, unknown>) => {
+    const parsed = parseClientFrame(JSON.stringify(frame));
+    return parsed.ok ? 'ok' : parsed.error.message;
+  };
+  it('says how long a prompt over the limit is, and the limit, in words', () => {
+    const text = 'x'.repeat(MAX_PROMPT_CHARS + 1);
+    expect(message({ type: 'prompt', id: '1', sessionId: 's', text })).toBe(
+      'The message is 1,000,001 characters; the limit is 1,000,000.',
+    );
+    expect(message({ type: 'steer', id: '1', sessionId: 's', text })).toBe(
+      'The message is 1,000,001 characters; the limit is 1,000,000.',
+    );
+  });
+  it('names the field and the problem without zod’s wording', () => {
+    expect(message({ type: 'prompt', id: '1', sessionId: 's' })).toBe('The message is missing.');
+    expect(message({ type: 'prompt', id: '1', sessionId: 's', text: 5 })).toBe(
+      'The message should be text.',
+    );
+    expect(message({ type: 'set_session_name', id: '1', sessionId: 's', name: '' })).toBe(
+      'The name is empty.',
+    );
+    expect(
+      message({ type: 'set_label', id: '1', sessionId: 's', entryId: 'e', label: 'l'.repeat(201) }),
+    ).toBe('The label is 201 characters; the limit is 200.');
+    expect(message({ type: 'set_thinking_level', id: '1', sessionId: 's', level: 'loud' })).toMatch(
+      /^The thinking level must be one of: off, minimal, low/,
+    );
+    expect(message({ type: 'subscribe', id: '1', sessionId: '../x' })).toBe(
+      'The session id is not valid: not a session id.',
+    );
+    for (const text of ['Too big', 'expected', '<=']) {
+      expect(
+        message({
+          type: 'prompt',
+          id: '1',
+          sessionId: 's',
+          text: 'x'.repeat(MAX_PROMPT_CHARS + 1),
+        }),
+      ).not.toContain(text);
+    }
   });
 });

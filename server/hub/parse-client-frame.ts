@@ -5,6 +5,7 @@ import {
   type ClientMessage,
   type ErrorBody,
 } from '../../shared/protocol.js';
+import { describeIssue } from './frame-issue-words.js';
 
 /*
  * Turns one text frame into a ClientMessage or an error the client can act on. Errors carry the
@@ -51,15 +52,34 @@ export function parseClientFrame(text: string): ParsedFrame {
   const parsed = ClientMessageSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
     return {
       ok: false,
       ...withId,
       error: {
         code: 'invalid_argument',
-        message: `Invalid "${record.type}": ${where}${issue?.message ?? 'bad value'}`,
+        message: issue ? describeIssue(issue, json) : `The "${record.type}" command is not valid.`,
       },
     };
   }
   return { ok: true, message: parsed.data };
+}
+
+const ID_FIELD = /"id"\s*:\s*"([^"\\]{1,64})"/;
+const ENDS = 512;
+
+/**
+ * The request id of a frame too big to parse, when it stands near either end (clients put it
+ * first or last, as Arbor's page does), so the refusal answers the request instead of leaving
+ * it waiting. Only the ends are read: the frame's size is the problem.
+ */
+export function requestIdNearEnds(data: Buffer | ArrayBuffer | Buffer[]): string | undefined {
+  const whole = Array.isArray(data)
+    ? Buffer.concat(data)
+    : Buffer.isBuffer(data)
+      ? data
+      : Buffer.from(data);
+  const head = whole.subarray(0, ENDS).toString('utf8');
+  const tail = whole.subarray(Math.max(0, whole.length - ENDS)).toString('utf8');
+  const id = ID_FIELD.exec(tail)?.[1] ?? ID_FIELD.exec(head)?.[1];
+  return id !== undefined && RequestIdSchema.safeParse(id).success ? id : undefined;
 }

@@ -148,14 +148,18 @@ export class SessionHub {
     await this.dispose(live, reason);
   }
 
-  /** Closes every session: runs are aborted and persisted, files closed. */
+  /**
+   * Closes every session: runs are aborted and persisted, files closed. Subscribers are not told
+   * their sessions closed: nothing happened to the sessions. Their connections are closed next
+   * with 1001 (build-app.ts), which tells a client to come back and resume them.
+   */
   async shutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweeper);
     await Promise.allSettled([...this.opening.values()]);
     const sessions = [...this.live.values()];
     this.live.clear();
-    const results = await Promise.allSettled(sessions.map((live) => live.dispose('shutdown')));
+    const results = await Promise.allSettled(sessions.map((live) => live.dispose()));
     for (const result of results) {
       if (result.status === 'rejected') {
         this.opts.log.error({ err: result.reason }, 'a session did not close cleanly');

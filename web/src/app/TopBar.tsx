@@ -1,6 +1,7 @@
 import type { Me } from '../../../shared/rest-shapes';
 import { logout } from '../api/rest';
 import type { SocketStatus } from '../socket/arbor-socket';
+import { ConnectionBanner } from './ConnectionBanner';
 
 export type Panel = 'sessions' | 'chat' | 'tree';
 
@@ -33,17 +34,7 @@ export function TopBar({
           </button>
         ))}
       </nav>
-      <span className={`connection status-${status}`} role="status">
-        {status === 'open'
-          ? ''
-          : status === 'connecting'
-            ? 'Connecting…'
-            : status === 'offline'
-              ? 'Offline: reconnecting…'
-              : status === 'incompatible'
-                ? 'This page is out of date: reload it.'
-                : ''}
-      </span>
+      <ConnectionBanner status={status} />
       <span className="user">
         {me.user.name} ({me.user.role})
         {me.authRequired ? (

@@ -1,6 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { mayAccess } from '../../../shared/authorisation';
-import { contentText, type AgentMessage, type ImageContent } from '../../../shared/messages';
+import { mayAccess, readsOnly } from '../../../shared/authorisation';
+import type { ImageContent } from '../../../shared/messages';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
 import { type Me, type WorkspaceInfo } from '../../../shared/rest-shapes';
 import type { TreeNode } from '../../../shared/session-entries';
@@ -19,26 +19,16 @@ import { useSessionSearch } from '../sessions/use-session-search';
 import { ContextEditsContext } from '../tree/context-edit-marks';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
+import { sendBlockedBy } from './ConnectionBanner';
+import { editorContentOf } from './editor-content';
 import { NoticeList } from './NoticeList';
+import { ReadOnlyNote } from './ReadOnlyNote';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
-
-/** What a click on a prompt puts in the editor: its text and images (null: body not at hand). */
-function editorContentOf(
-  body: AgentMessage | undefined,
-): { text: string; images: ImageContent[] } | null {
-  if (!body || (body.role !== 'user' && body.role !== 'custom')) return null;
-  const content = body.content;
-  const images =
-    typeof content === 'string'
-      ? []
-      : content.filter((block): block is ImageContent => block.type === 'image');
-  return { text: contentText(content), images };
-}
 
 /** The page once the user is known: sessions | chat | tree, all driven by one socket. */
 export function Workbench({
@@ -60,6 +50,8 @@ export function Workbench({
   const [panel, setPanel] = useState<Panel>('chat');
   const { notices: pageNotices, report, clear } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
+  // A viewer gets a read-only page: one line says so, and no control that could never work.
+  const readOnly = readsOnly(me.user);
   const meRef = useRef(me);
   meRef.current = me;
 
@@ -396,6 +388,7 @@ export function Workbench({
           models={view?.models ?? []}
           canWrite={canWrite}
           canCreate={canCreate}
+          readOnly={readOnly}
           compacting={view?.compacting ?? null}
           onModel={setModel}
           onThinkingLevel={setThinkingLevel}
@@ -417,21 +410,26 @@ export function Workbench({
             {view.retry.errorMessage}
           </p>
         ) : null}
-        <Editor
-          value={editorText}
-          onChange={setEditorText}
-          images={images}
-          onImages={setImages}
-          running={running}
-          canWrite={canWrite}
-          ready={ready}
-          steering={view?.state.steering ?? []}
-          followUp={view?.state.followUp ?? []}
-          onSend={send}
-          onAbort={abort}
-          onClearQueue={clearQueue}
-          onDequeue={dequeue}
-        />
+        {readOnly ? (
+          <ReadOnlyNote />
+        ) : (
+          <Editor
+            value={editorText}
+            onChange={setEditorText}
+            images={images}
+            onImages={setImages}
+            running={running}
+            canWrite={canWrite}
+            ready={ready}
+            sendBlocked={sendBlockedBy(status)}
+            steering={view?.state.steering ?? []}
+            followUp={view?.state.followUp ?? []}
+            onSend={send}
+            onAbort={abort}
+            onClearQueue={clearQueue}
+            onDequeue={dequeue}
+          />
+        )}
       </main>
       <section className="panel panel-tree" role="region" aria-label="Session tree">
         <ContextEditsContext.Provider value={contextEdits.marks}>

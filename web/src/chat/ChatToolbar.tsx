@@ -8,6 +8,8 @@ interface ChatToolbarProps {
   models: ModelSummary[];
   canWrite: boolean;
   canCreate: boolean;
+  /** A viewer's page: the settings shown as text, and no control that could never work. */
+  readOnly: boolean;
   compacting: string | null;
   onModel(modelId: string): void;
   onThinkingLevel(level: string): void;
@@ -23,6 +25,16 @@ function compactNumber(value: number): string {
   return String(value);
 }
 
+/** The model and thinking level as a viewer sees them: what the session uses, not a picker. */
+function ReadOnlySettings({ model, level }: { model: string; level: string }) {
+  return (
+    <span className="read-only-settings">
+      <span title="Model">{model}</span>
+      {level ? <span title="Thinking level">thinking: {level}</span> : null}
+    </span>
+  );
+}
+
 /** Session controls: model, thinking level, context meter and cost, compact, fork, clone, new. */
 export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const { state, models } = props;
@@ -31,34 +43,49 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const tokens = usage?.tokens ?? 0;
   const window = usage?.contextWindow ?? 0;
   const busy = state ? state.isStreaming || state.isCompacting : true;
+  const model = models.find((m) => m.id === state?.modelId);
+  const compacting = props.compacting ? (
+    <span className="badge" role="status">
+      Compacting ({props.compacting})…
+    </span>
+  ) : null;
   return (
     <div className="chat-toolbar">
       <h1 className="session-title" title={props.title}>
         {props.title}
       </h1>
       <div className="chat-toolbar-row">
-        <select
-          aria-label="Model"
-          value={state?.modelId ?? ''}
-          disabled={!props.canWrite || !state}
-          onChange={(event) => props.onModel(event.target.value)}
-        >
-          {models.map((model) => (
-            <option key={model.id} value={model.id}>
-              {model.name}
-            </option>
-          ))}
-          {state && !models.some((m) => m.id === state.modelId) ? (
-            <option value={state.modelId}>{state.modelId}</option>
-          ) : null}
-        </select>
-        <ThinkingLevelPicker
-          level={state?.thinkingLevel ?? null}
-          reasons={models.find((m) => m.id === state?.modelId)?.reasoning}
-          levels={models.find((m) => m.id === state?.modelId)?.thinkingLevels}
-          canWrite={props.canWrite}
-          onLevel={props.onThinkingLevel}
-        />
+        {props.readOnly ? (
+          <ReadOnlySettings
+            model={model?.name ?? state?.modelId ?? ''}
+            level={state?.thinkingLevel ?? ''}
+          />
+        ) : (
+          <>
+            <select
+              aria-label="Model"
+              value={state?.modelId ?? ''}
+              disabled={!props.canWrite || !state}
+              onChange={(event) => props.onModel(event.target.value)}
+            >
+              {models.map((model) => (
+                <option key={model.id} value={model.id}>
+                  {model.name}
+                </option>
+              ))}
+              {state && !models.some((m) => m.id === state.modelId) ? (
+                <option value={state.modelId}>{state.modelId}</option>
+              ) : null}
+            </select>
+            <ThinkingLevelPicker
+              level={state?.thinkingLevel ?? null}
+              reasons={model?.reasoning}
+              levels={model?.thinkingLevels}
+              canWrite={props.canWrite}
+              onLevel={props.onThinkingLevel}
+            />
+          </>
+        )}
         <span className="context-meter" title="Context used by the next request">
           <meter
             aria-label="Context used"
@@ -75,42 +102,42 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
       </div>
-      <div className="chat-toolbar-row">
-        <input
-          type="text"
-          className="compact-focus"
-          aria-label="Compaction focus (optional)"
-          placeholder="compaction focus (optional)"
-          maxLength={2000}
-          value={instructions}
-          disabled={!props.canWrite}
-          onChange={(event) => setInstructions(event.target.value)}
-        />
-        <button
-          type="button"
-          disabled={!props.canWrite || busy}
-          onClick={() => {
-            props.onCompact(instructions.trim() || undefined);
-            setInstructions('');
-          }}
-        >
-          Compact
-        </button>
-        <button type="button" disabled={!props.canCreate || !state} onClick={props.onFork}>
-          Fork
-        </button>
-        <button type="button" disabled={!props.canCreate || !state} onClick={props.onClone}>
-          Clone
-        </button>
-        <button type="button" disabled={!props.canCreate} onClick={props.onNew}>
-          New session
-        </button>
-        {props.compacting ? (
-          <span className="badge" role="status">
-            Compacting ({props.compacting})…
-          </span>
-        ) : null}
-      </div>
+      {props.readOnly ? (
+        compacting
+      ) : (
+        <div className="chat-toolbar-row">
+          <input
+            type="text"
+            className="compact-focus"
+            aria-label="Compaction focus (optional)"
+            placeholder="compaction focus (optional)"
+            maxLength={2000}
+            value={instructions}
+            disabled={!props.canWrite}
+            onChange={(event) => setInstructions(event.target.value)}
+          />
+          <button
+            type="button"
+            disabled={!props.canWrite || busy}
+            onClick={() => {
+              props.onCompact(instructions.trim() || undefined);
+              setInstructions('');
+            }}
+          >
+            Compact
+          </button>
+          <button type="button" disabled={!props.canCreate || !state} onClick={props.onFork}>
+            Fork
+          </button>
+          <button type="button" disabled={!props.canCreate || !state} onClick={props.onClone}>
+            Clone
+          </button>
+          <button type="button" disabled={!props.canCreate} onClick={props.onNew}>
+            New session
+          </button>
+          {compacting}
+        </div>
+      )}
     </div>
   );
 });

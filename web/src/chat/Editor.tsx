@@ -1,5 +1,6 @@
 import { memo, useRef } from 'react';
 import type { ImageContent } from '../../../shared/messages';
+import { SendNote, sendRefusal } from './SendNote';
 
 export type SendMode = 'prompt' | 'steer' | 'follow_up';
 
@@ -12,6 +13,8 @@ interface EditorProps {
   canWrite: boolean;
   /** False until a session is open and connected; a send made before waits for it. */
   ready: boolean;
+  /** Why nothing can be sent now (the server is away), or null; the text stays in the editor. */
+  sendBlocked: string | null;
   steering: string[];
   followUp: string[];
   onSend(mode: SendMode): void;
@@ -48,6 +51,9 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const { value, images, running, canWrite } = props;
   const area = useRef<HTMLTextAreaElement>(null);
   const empty = value.trim() === '' && images.length === 0;
+  // A message the server would refuse (too long), or one it cannot receive now, is not sent.
+  const refusal = sendRefusal(value.length, props.sendBlocked);
+  const canSend = canWrite && !empty && refusal === null;
 
   return (
     <div className="editor">
@@ -125,14 +131,14 @@ export const Editor = memo(function Editor(props: EditorProps) {
         value={value}
         onChange={(event) => props.onChange(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Escape' && running) {
+          if (event.key === 'Escape' && running && props.sendBlocked === null) {
             event.preventDefault();
             props.onAbort();
             return;
           }
           if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
           event.preventDefault();
-          if (empty) return;
+          if (!canSend) return;
           props.onSend(running ? (event.altKey ? 'follow_up' : 'steer') : 'prompt');
         }}
         onPaste={(event) => {
@@ -145,11 +151,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
         }}
       />
       <div className="editor-actions">
+        <SendNote length={value.length} blocked={props.sendBlocked} />
         <button
           type="button"
-          disabled={!canWrite || empty}
+          disabled={!canSend}
+          aria-describedby={refusal ? 'send-note' : undefined}
           onClick={() => props.onSend(running ? 'steer' : 'prompt')}
-          title={running ? 'Steer the running agent (Enter)' : 'Send (Enter)'}
+          title={refusal ?? (running ? 'Steer the running agent (Enter)' : 'Send (Enter)')}
         >
           Send
         </button>
@@ -157,13 +165,19 @@ export const Editor = memo(function Editor(props: EditorProps) {
           <>
             <button
               type="button"
-              disabled={!canWrite || empty}
+              disabled={!canSend}
               onClick={() => props.onSend('follow_up')}
               title="Queue a follow-up for when the agent stops (Alt+Enter)"
             >
               Queue follow-up
             </button>
-            <button type="button" className="danger" disabled={!canWrite} onClick={props.onAbort}>
+            <button
+              type="button"
+              className="danger"
+              disabled={!canWrite || props.sendBlocked !== null}
+              title={props.sendBlocked ?? 'Stop the run (Escape)'}
+              onClick={props.onAbort}
+            >
               Abort
             </button>
           </>

@@ -31,8 +31,9 @@ const welcome = {
 
 async function startPeer(
   onFrame: (ws: WebSocket, frame: Record<string, unknown>) => void,
+  listenPort = 0,
 ): Promise<Peer> {
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  const server = new WebSocketServer({ port: listenPort, host: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
   const connections: WebSocket[] = [];
   const received: Record<string, unknown>[][] = [];
@@ -206,7 +207,49 @@ describe('ArborSocket', () => {
     const hello = await peer.next(1, (frame) => frame.type === 'hello');
     expect(hello.resume).toEqual([{ sessionId: 'sess-1', lastSeq: 4 }]);
     await waitFor(() => (s.getStatus() === 'open' ? true : undefined));
-    expect(statuses).toEqual(['connecting', 'open', 'offline', 'connecting', 'open']);
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+  });
+
+  it('after the server stops (1001), stays reconnecting until a server is back, then resumes the session', async () => {
+    const subscribeAnswer = (ws: WebSocket, frame: Record<string, unknown>): void => {
+      if (frame.type !== 'subscribe') return;
+      ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 7 }));
+      ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 7 } }));
+    };
+    peer = await startPeer(subscribeAnswer);
+    const port = Number(new URL(peer.url).port);
+    const s = client(peer.url);
+    const statuses: SocketStatus[] = [];
+    const frames: SessionFrame[] = [];
+    s.onStatus((status) => statuses.push(status));
+    s.onFrame((frame) => frames.push(frame));
+    s.start();
+    await s.subscribe('sess-1');
+
+    // What the server does on SIGTERM: close every socket with 1001, then stop listening.
+    peer.connections[0]!.close(1001, 'server shutting down');
+    await peer.close();
+    await waitFor(() => (s.getStatus() === 'reconnecting' ? true : undefined));
+    // Several attempts fail against the closed port (backoff 20–50 ms) without a change of status.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(s.getStatus()).toBe('reconnecting');
+    // A command issued meanwhile was never sent: it waits for the server, across failed attempts.
+    const ping = s.request<'ping'>({ type: 'ping' });
+
+    peer = await startPeer((ws, frame) => {
+      // The server resubscribes what the hello names and sends its snapshot.
+      if (frame.type === 'hello' && frame.resume)
+        ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 9 }));
+      if (frame.type === 'ping')
+        ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { time: 1 } }));
+    }, port);
+    const hello = await peer.next(0, (frame) => frame.type === 'hello');
+    expect(hello.resume).toEqual([{ sessionId: 'sess-1', lastSeq: 7 }]);
+    await waitFor(() => (s.getStatus() === 'open' ? true : undefined));
+    expect(statuses).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    expect((await ping).time).toBe(1);
+    await waitFor(() => (frames.length === 2 ? true : undefined));
+    expect(frames.map((f) => f.type)).toEqual(['snapshot', 'snapshot']);
   });
 
   it('hands listeners a snapshot with its tree decoded, and reports one whose tree is broken', async () => {
@@ -247,6 +290,23 @@ describe('ArborSocket', () => {
       .catch((e: unknown) => e);
     expect(lost).toMatchObject({ code: 'disconnected' });
     expect((await s.request<'ping'>({ type: 'ping' })).time).toBe(9);
+  });
+
+  it('refuses a command over the frame limit the server announced, without sending it', async () => {
+    peer = await startPeer(() => undefined);
+    const s = client(peer.url);
+    s.start();
+    await waitFor(() => (s.getStatus() === 'open' ? true : undefined));
+    // The welcome says 1000 bytes; 600 "é" are 1200 bytes in UTF-8, though 600 characters.
+    const error = await s
+      .request<'prompt'>({ type: 'prompt', sessionId: 's1', text: 'é'.repeat(600) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      message: expect.stringMatching(/^This is 0\.0 MB to send at once; the server takes at most/),
+    });
+    expect(peer.received[0]!.map((frame) => frame.type)).toEqual(['hello']);
   });
 
   it('stops reconnecting when the server refuses the login', async () => {

@@ -1,5 +1,6 @@
 import {
   CloseCode,
+  frameTooLargeMessage,
   PROTOCOL_VERSION,
   ServerMessageSchema,
   type Command,
@@ -23,7 +24,14 @@ import { parseSnapshot } from './snapshot-check';
  * or sends a fresh snapshot).
  */
 
-export type SocketStatus = 'connecting' | 'open' | 'offline' | 'unauthorized' | 'incompatible';
+/**
+ * `connecting`: the first attempt, before any welcome. `open`: welcomed; commands go out.
+ * `reconnecting`: the connection was lost (a network drop, or the server stopping or restarting)
+ * and is being made again with backoff; subscriptions resume once it is back. `offline`: stopped.
+ * `unauthorized` and `incompatible` are final: the page must log in again or reload.
+ */
+export type SocketStatus =
+  'connecting' | 'open' | 'reconnecting' | 'offline' | 'unauthorized' | 'incompatible';
 
 /** Snapshots reach listeners with their tree decoded. */
 export type SessionFrame = SessionSnapshot | EventFrame | ResyncRequired | SessionClosed;
@@ -78,8 +86,11 @@ export class ArborSocket {
   private stopped = true;
   private nextId = 1;
   private readonly pending = new Map<string, PendingRequest>();
-  /** Frames waiting for the welcome (commands sent while connecting). */
-  private readonly outbox: string[] = [];
+  /**
+   * Commands issued while not connected, waiting for the next welcome; they outlive failed
+   * attempts (they were never sent, so nothing of them is lost), unlike commands in flight.
+   */
+  private readonly outbox: { id: string; frame: string }[] = [];
   /** Session → last seq delivered to listeners (null until its first snapshot). */
   private readonly subscriptions = new Map<string, number | null>();
   private readonly frameListeners = new Set<(frame: SessionFrame) => void>();
@@ -117,13 +128,13 @@ export class ArborSocket {
     this.retryTimer = null;
     this.socket?.close(1000, 'page closed');
     this.socket = null;
-    this.failPending('The connection was closed.');
+    this.failPending('The connection was closed.', true);
     this.setStatus('offline');
   }
 
   /** Reconnects at once (after a drop) instead of waiting for the backoff. */
   reconnectNow(): void {
-    if (this.stopped || this.status === 'open' || this.status === 'connecting') return;
+    if (this.stopped || this.socket !== null) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.open();
@@ -147,16 +158,26 @@ export class ArborSocket {
 
   /**
    * Sends a command and resolves with its result, or rejects with a CommandError carrying the
-   * server's code. Commands issued while connecting are sent once the server has welcomed us;
+   * server's code. Commands issued while (re)connecting are sent once the server has welcomed us;
    * commands in flight when the connection drops reject with code `disconnected`.
    */
   request<T extends CommandType>(command: Outgoing<T>): Promise<CommandResults[T]> {
     const id = `r${this.nextId++}`;
     const frame = JSON.stringify({ ...command, id });
+    const limit = this.welcomeInfo?.server.maxFrameBytes;
+    // A frame the server would refuse is refused here, before minutes of upload (a UTF-8 byte
+    // is at most 3 per UTF-16 unit, so only frames near the limit are measured).
+    if (limit !== undefined && frame.length * 3 > limit) {
+      const bytes = new TextEncoder().encode(frame).length;
+      if (bytes > limit) {
+        const message = frameTooLargeMessage(bytes, limit);
+        return Promise.reject(new CommandError('payload_too_large', message));
+      }
+    }
     return new Promise<CommandResults[T]>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
       if (this.status === 'open' && this.socket?.readyState === OPEN) this.socket.send(frame);
-      else this.outbox.push(frame);
+      else this.outbox.push({ id, frame });
     });
   }
 
@@ -177,11 +198,13 @@ export class ArborSocket {
   }
 
   private open(): void {
-    this.setStatus('connecting');
+    // Only the very first attempt is "connecting"; every later one belongs to a reconnect.
+    if (this.status === 'offline') this.setStatus('connecting');
     let socket: SocketLike;
     try {
       socket = new this.options.WebSocketImpl(this.options.url);
     } catch {
+      this.setStatus('reconnecting');
       this.scheduleReconnect();
       return;
     }
@@ -222,7 +245,9 @@ export class ArborSocket {
         return;
       }
       if (this.stopped) return;
-      this.setStatus('offline');
+      // Any other close, the server's 1001 on shutdown included, means "come back": the
+      // subscriptions are kept and resumed in the next hello.
+      this.setStatus('reconnecting');
       this.scheduleReconnect();
     };
   }
@@ -279,7 +304,7 @@ export class ArborSocket {
         this.attempt = 0;
         this.setStatus('open');
         const queued = this.outbox.splice(0);
-        for (const text of queued) this.socket?.send(text);
+        for (const { frame: text } of queued) this.socket?.send(text);
         return;
       }
       case 'response': {
@@ -330,11 +355,13 @@ export class ArborSocket {
     for (const listener of this.problemListeners) listener(text);
   }
 
-  private failPending(message: string): void {
-    const requests = [...this.pending.values()];
-    this.pending.clear();
-    this.outbox.length = 0;
-    for (const request of requests) request.reject(new CommandError('disconnected', message));
+  /** Rejects the commands in flight (their answer cannot come now), and with `all` the queued ones. */
+  private failPending(message: string, all = false): void {
+    const queued = new Set(all ? [] : this.outbox.map((item) => item.id));
+    if (all) this.outbox.length = 0;
+    const lost = [...this.pending].filter(([id]) => !queued.has(id));
+    for (const [id] of lost) this.pending.delete(id);
+    for (const [, request] of lost) request.reject(new CommandError('disconnected', message));
   }
 
   private setStatus(status: SocketStatus): void {

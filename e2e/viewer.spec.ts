@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
+import { watchContext } from './support/fixtures.js';
+import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
+
+/*
+ * A viewer's page in team mode: it says once that it is read-only and how to get more, and offers
+ * none of the controls a viewer can never use; a member's page keeps them all.
+ */
+
+const test = base.extend<{
+  team: { server: ArborServer; admin: string; member: string; viewer: string };
+}>({
+  // eslint-disable-next-line no-empty-pattern
+  team: async ({}, use, testInfo) => {
+    const dirs = makeTempDirs();
+    const admin = addUser(dirs.dataDir, 'ada', 'admin');
+    const member = addUser(dirs.dataDir, 'max', 'member');
+    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
+    const server = await startArbor(dirs);
+    try {
+      await use({ server, admin, member, viewer });
+    } finally {
+      await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus)
+        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
+    }
+  },
+});
+
+async function logIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  errors: string[],
+): Promise<Page> {
+  const context = await browser.newContext();
+  watchContext(context, errors);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('textbox', { name: 'Token' }).fill(token);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  return page;
+}
+
+const READ_ONLY = 'You can read this workspace; ask an admin for member access to change it.';
+const ACTING_BUTTONS = [
+  'Send',
+  'Queue follow-up',
+  'Abort',
+  'Compact',
+  'Fork',
+  'Clone',
+  'New session',
+];
+
+test('a viewer reads a session on a page that says it is read-only, without dead controls', async ({
+  browser,
+  team,
+}) => {
+  const errors: string[] = [];
+  const admin = await logIn(browser, team.server.url, team.admin, errors);
+  await expect(editor(admin)).toBeEnabled();
+  await sendPrompt(admin, 'written by the admin');
+  const sessionUrl = admin.url();
+  // A run still going when the viewer looks: a page that can act would offer Abort now.
+  await editor(admin).fill(`${'word '.repeat(400)}\n/slow 40`);
+  await editor(admin).press('Enter');
+
+  const viewer = await logIn(browser, sessionUrl, team.viewer, errors);
+  await expect(chatMessages(viewer, 'assistant').first()).toContainText('written by the admin');
+  await expect(viewer.getByRole('note')).toHaveText(READ_ONLY);
+  await expect(viewer.getByText(READ_ONLY)).toHaveCount(1);
+  await expect(
+    viewer.getByRole('log', { name: 'Conversation' }).locator('[aria-busy="true"]'),
+  ).toHaveCount(1);
+  for (const name of ACTING_BUTTONS)
+    await expect(viewer.getByRole('button', { name }), name).toHaveCount(0);
+  await expect(editor(viewer)).toHaveCount(0);
+  for (const name of ['Model', 'Thinking level'])
+    await expect(viewer.getByRole('combobox', { name }), name).toHaveCount(0);
+  await expect(viewer.getByRole('textbox', { name: 'Compaction focus (optional)' })).toHaveCount(0);
+  // What the session uses is still said, as text.
+  await expect(viewer.getByTitle('Model')).toHaveText('Arbor demo model');
+
+  // A member's page keeps every control, and no read-only line.
+  const member = await logIn(browser, team.server.url, team.member, errors);
+  await expect(editor(member)).toBeEnabled();
+  await expect(member.getByRole('button', { name: 'New session' })).toBeEnabled();
+  await expect(member.getByRole('combobox', { name: 'Model' })).toBeVisible();
+  await expect(member.getByRole('note')).toHaveCount(0);
+
+  for (const page of [admin, viewer, member]) await page.context().close();
+  // Each page asks who it is before logging in; the browser logs that 401 itself.
+  expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);
+});
