@@ -25,9 +25,10 @@ import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
-import { TopBar, type Panel } from './TopBar';
+import { TopBar } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
+import { usePanels } from './use-panels';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
@@ -63,7 +64,7 @@ export function Workbench({
   const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
-  const [panel, setPanel] = useState<Panel>('chat');
+  const { panel, setPanel, editorFocus, editorFilled } = usePanels();
   const { notices: pageNotices, report } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
   const meRef = useRef(me);
@@ -94,7 +95,7 @@ export function Workbench({
     setSessionId(id);
     showSessionInUrl(id);
     setPanel('chat');
-  }, []);
+  }, [setPanel]);
 
   const refreshSessions = useCallback(async (list: WorkspaceInfo[], q: string) => {
     const entries = await Promise.all(
@@ -207,6 +208,7 @@ export function Workbench({
       // answer confirms it); if the move is refused, the editor gets back what it held.
       const filled = outcome.fillsEditor ? editorContentOf(view.bodies.get(entry.id)) : null;
       const before = editorRef.current;
+      if (outcome.fillsEditor) editorFilled();
       if (filled) {
         setEditorText(filled.text);
         setImages(filled.images);
@@ -241,7 +243,7 @@ export function Workbench({
           fail(error);
         });
     },
-    [socket, fail],
+    [socket, fail, editorFilled],
   );
 
   // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
@@ -462,6 +464,7 @@ export function Workbench({
         <Editor
           value={editorText}
           onChange={setEditorText}
+          focusRequest={editorFocus}
           images={images}
           onImages={setImages}
           running={running}

@@ -1,4 +1,4 @@
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { ImageContent } from '../../../shared/messages';
 
 export type SendMode = 'prompt' | 'steer' | 'follow_up';
@@ -6,6 +6,8 @@ export type SendMode = 'prompt' | 'steer' | 'follow_up';
 interface EditorProps {
   value: string;
   onChange(value: string): void;
+  /** Focuses the editor, caret at the end, each time it changes (a tap on a prompt, narrow screens). */
+  focusRequest?: number;
   images: ImageContent[];
   onImages(images: ImageContent[]): void;
   running: boolean;
@@ -48,6 +50,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
   const { value, images, running, canWrite } = props;
   const area = useRef<HTMLTextAreaElement>(null);
   const empty = value.trim() === '' && images.length === 0;
+  const { focusRequest } = props;
+  useEffect(() => {
+    const element = area.current;
+    if (!focusRequest || !element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+  }, [focusRequest]);
 
   return (
     <div className="editor">
