@@ -17,9 +17,7 @@ import { paintedWith } from './page-scripts.js';
  * gives up on a page that stays frozen.
  */
 
-const SIZES = (process.env.BENCH_LONG_WORD_SIZES ?? '20000,200000,1000000')
-  .split(',')
-  .map(Number);
+const SIZES = (process.env.BENCH_LONG_WORD_SIZES ?? '20000,200000,1000000').split(',').map(Number);
 const LIMIT_MS = Number(process.env.BENCH_LONG_WORD_LIMIT_S ?? 150) * 1000;
 
 class Frozen extends Error {}
