@@ -5,6 +5,7 @@ import { makeTempDirs, startArbor } from '../../e2e/support/arbor-server.js';
 import { openCdpPage, type CdpPage } from './cdp-page.js';
 import { writeLongWordSession, type LongWordParts } from '../../e2e/support/long-word-session.js';
 import { paintedWith } from './page-scripts.js';
+import { FOLD_CHARS } from '../../web/src/chat/long-text.js';
 
 /*
  * The "long word" scenario: how long the page takes to show one run of text without spaces of
@@ -112,6 +113,20 @@ async function main(): Promise<void> {
           `${chat} [data-entry-id="${prompt.answerId}"]:not([aria-busy])`,
         ),
       );
+      if (size > FOLD_CHARS)
+        await measure(`${size} chars: "Show all" → whole prompt painted`, async (p) => {
+          await openAndPaint(
+            p,
+            `${server.url}/?session=${prompt.sessionId}`,
+            `${chat} [data-entry-id="${prompt.promptId}"] .long-text-actions button`,
+          );
+          return p.evaluate<number>(
+            clickAndPaint(
+              `${chat} [data-entry-id="${prompt.promptId}"] .long-text-actions button`,
+              `${chat} [data-entry-id="${prompt.promptId}"] [data-folded="false"]`,
+            ),
+          );
+        });
       const tool = only({ toolResult: true });
       await measure(`${size} chars: tool result opened`, async (p) => {
         await openAndPaint(

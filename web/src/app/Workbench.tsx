@@ -25,10 +25,10 @@ import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import { NoticeList } from './NoticeList';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
-import { TopBar } from './TopBar';
+import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
-import { usePanels } from './use-panels';
+import { useEditorAfterTap } from './use-editor-after-tap';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
@@ -64,7 +64,8 @@ export function Workbench({
   const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
-  const { panel, setPanel, editorFocus, editorFilled } = usePanels();
+  const [panel, setPanel] = useState<Panel>('chat');
+  const { editorFocus, editorFilled } = useEditorAfterTap(setPanel);
   const { notices: pageNotices, report } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
   const meRef = useRef(me);
@@ -95,7 +96,7 @@ export function Workbench({
     setSessionId(id);
     showSessionInUrl(id);
     setPanel('chat');
-  }, [setPanel]);
+  }, []);
 
   const refreshSessions = useCallback(async (list: WorkspaceInfo[], q: string) => {
     const entries = await Promise.all(

@@ -12,7 +12,7 @@
 export const LONG_RUN_CHARS = 200;
 
 /** Text longer than this is folded to its head. */
-export const FOLD_CHARS = 20_000;
+export const FOLD_CHARS = 50_000;
 
 /** How much of a folded text shows. */
 export const FOLD_HEAD_CHARS = 2_000;
