@@ -29,6 +29,24 @@ export function PlainText({ text }: { text: string }) {
   );
 }
 
+/**
+ * Puts `text` on the clipboard. The Clipboard API exists only in secure contexts; a team server
+ * reached over plain http on its LAN address is not one, so there the copy goes through a
+ * selected, unseen text area and `execCommand('copy')`.
+ */
+function copyText(text: string): Promise<void> {
+  if (navigator.clipboard) return navigator.clipboard.writeText(text);
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.className = 'copy-buffer';
+  document.body.append(area);
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  return copied ? Promise.resolve() : Promise.reject(new Error('the browser refused to copy'));
+}
+
 interface LongTextProps {
   text: string;
   /** Shown as a `<pre>` of this class when folded or opened whole (tool output), else as plain text. */
@@ -64,7 +82,7 @@ export function LongText({ text, preClass, children }: LongTextProps) {
         <button
           type="button"
           onClick={() => {
-            navigator.clipboard.writeText(text).then(
+            copyText(text).then(
               () => setCopied('copied'),
               () => setCopied('failed'),
             );
