@@ -27,6 +27,7 @@ import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
+import { useEditorAfterTap } from './use-editor-after-tap';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
@@ -48,6 +49,7 @@ export function Workbench({
   const [editorText, setEditorText] = useState('');
   const [images, setImages] = useState<ImageContent[]>([]);
   const [panel, setPanel] = useState<Panel>('chat');
+  const { editorFocus, editorFilled } = useEditorAfterTap(setPanel);
   const { notices: pageNotices, report, clear } = usePageNotices();
   const canCreate = mayAccess(me.user, null, 'create');
   // A viewer gets a read-only page: one line says so, and no control that could never work.
@@ -196,6 +198,7 @@ export function Workbench({
       // answer confirms it); if the move is refused, the editor gets back what it held.
       const filled = outcome.fillsEditor ? editorContentOf(view.bodies.get(entry.id)) : null;
       const before = editorRef.current;
+      if (outcome.fillsEditor) editorFilled();
       if (filled) {
         setEditorText(filled.text);
         setImages(filled.images);
@@ -230,7 +233,7 @@ export function Workbench({
           fail(error);
         });
     },
-    [socket, fail],
+    [socket, fail, editorFilled],
   );
 
   // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
@@ -416,6 +419,7 @@ export function Workbench({
           <Editor
             value={editorText}
             onChange={setEditorText}
+            focusRequest={editorFocus}
             images={images}
             onImages={setImages}
             running={running}

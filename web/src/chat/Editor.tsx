@@ -1,4 +1,4 @@
-import { memo, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import type { ImageContent } from '../../../shared/messages';
 import { SendNote, sendRefusal } from './SendNote';
 
@@ -7,6 +7,8 @@ export type SendMode = 'prompt' | 'steer' | 'follow_up';
 interface EditorProps {
   value: string;
   onChange(value: string): void;
+  /** Focuses the editor, caret at the end, each time it changes (a tap on a prompt, narrow screens). */
+  focusRequest?: number;
   images: ImageContent[];
   onImages(images: ImageContent[]): void;
   running: boolean;
@@ -54,6 +56,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
   // A message the server would refuse (too long), or one it cannot receive now, is not sent.
   const refusal = sendRefusal(value.length, props.sendBlocked);
   const canSend = canWrite && !empty && refusal === null;
+  const { focusRequest } = props;
+  useEffect(() => {
+    const element = area.current;
+    if (!focusRequest || !element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+  }, [focusRequest]);
 
   return (
     <div className="editor">

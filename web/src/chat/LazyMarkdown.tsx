@@ -1,4 +1,5 @@
 import { lazy, memo, Suspense } from 'react';
+import { Runs } from './LongText';
 
 /*
  * The markdown and syntax-highlighting stack is the biggest part of the page's code and nothing
@@ -12,7 +13,7 @@ export const LazyMarkdown = memo(function LazyMarkdown({ text }: { text: string 
     <Suspense
       fallback={
         <div className="markdown" style={{ whiteSpace: 'pre-wrap' }}>
-          {text}
+          <Runs text={text} />
         </div>
       }
     >

@@ -23,3 +23,14 @@ describe('markdown images', () => {
     expect(html).toContain('Image: the secret');
   });
 });
+
+describe('long runs in markdown', () => {
+  it('puts a long run of text without spaces in a span of its own, and leaves code blocks be', () => {
+    const run = 'B'.repeat(500);
+    const html = renderToStaticMarkup(
+      <Markdown text={`a **${run}** b\n\n\`\`\`\n${run}\n\`\`\`\n`} />,
+    );
+    expect(html).toContain(`<strong><span class="long-run">${run}</span></strong>`);
+    expect(html).toContain(`<code>${run}\n</code>`);
+  });
+});

@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
 import { isPageOriginImage } from './markdown-images';
+import { rehypeLongRuns } from './rehype-long-runs';
 
 /*
  * react-markdown builds a new processor for every render, and rehype-highlight makes a new
@@ -16,7 +17,7 @@ function sharedHighlight(): ReturnType<typeof rehypeHighlight> {
 }
 
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [sharedHighlight];
+const rehypePlugins = [sharedHighlight, rehypeLongRuns];
 
 const components: Components = {
   a: ({ href, children }) => (

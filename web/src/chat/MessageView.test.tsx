@@ -94,4 +94,34 @@ describe('MessageView', () => {
     expect(busyHidden).toMatch(/<button[^>]*disabled=""[^>]*>Undo context edit<\/button>/);
     expect(busyHidden).not.toContain('>Hide from the model</button>');
   });
+
+  it('folds a message of a million characters to its head, with the count, whole when opened', () => {
+    const text = 'A'.repeat(1_000_000);
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="e1"
+        role="user"
+        message={{ role: 'user', content: text, timestamp: 0 }}
+        streaming={false}
+      />,
+    );
+    expect(html).toContain('Show all (1,000,000 characters)');
+    expect(html).toContain('Copy all');
+    expect(html).toContain(`<span class="long-run">${'A'.repeat(2_000)}…</span>`);
+    expect(html.length).toBeLessThan(5_000);
+  });
+
+  it('draws a message under the fold limit whole, its long run in a span', () => {
+    const run = 'A'.repeat(5_000);
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="e1"
+        role="user"
+        message={{ role: 'user', content: `see ${run}`, timestamp: 0 }}
+        streaming={false}
+      />,
+    );
+    expect(html).not.toContain('Show all');
+    expect(html).toContain(`see <span class="long-run">${run}</span>`);
+  });
 });

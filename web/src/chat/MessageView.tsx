@@ -15,6 +15,7 @@ import {
   type ContextEditActions,
 } from './ContextEditControls';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
+import { LongText, PlainText } from './LongText';
 
 export interface MessageViewProps {
   entryId: string | null;
@@ -58,16 +59,39 @@ function Images({ blocks }: { blocks: ImageContent[] }) {
   );
 }
 
+function FoldedPlain({ text }: { text: string }) {
+  return (
+    <LongText text={text}>
+      <PlainText text={text} />
+    </LongText>
+  );
+}
+
+function FoldedMarkdown({ text }: { text: string }) {
+  return (
+    <LongText text={text}>
+      <Markdown text={text} />
+    </LongText>
+  );
+}
+
+/** A `<pre>` of tool input or output, folded when long. */
+function FoldedPre({ text, className }: { text: string; className: string }) {
+  return (
+    <LongText text={text} preClass={className}>
+      <pre className={className}>{text}</pre>
+    </LongText>
+  );
+}
+
 function UserContentView({ content }: { content: UserContent }) {
-  if (typeof content === 'string') return <div className="plain-text">{content}</div>;
+  if (typeof content === 'string') return <FoldedPlain text={content} />;
   const texts = content.filter((b): b is TextContent => b.type === 'text');
   const images = content.filter((b): b is ImageContent => b.type === 'image');
   return (
     <>
       {texts.map((block, i) => (
-        <div key={i} className="plain-text">
-          {block.text}
-        </div>
+        <FoldedPlain key={i} text={block.text} />
       ))}
       <Images blocks={images} />
     </>
@@ -108,11 +132,11 @@ function AssistantView({
             return (
               <details key={i} className="thinking">
                 <summary>Thinking</summary>
-                <div className="plain-text">{block.redacted ? '(redacted)' : block.thinking}</div>
+                <FoldedPlain text={block.redacted ? '(redacted)' : block.thinking} />
               </details>
             );
           case 'text':
-            return <Markdown key={i} text={block.text} />;
+            return <FoldedMarkdown key={i} text={block.text} />;
           case 'toolCall': {
             const run = runs?.find((r) => r.toolCallId === block.id);
             const partial = typeof block.partialArgs === 'string' ? block.partialArgs : undefined;
@@ -123,8 +147,8 @@ function AssistantView({
                   <span className="tool-args-short">{partial ?? shortArgs(block.arguments)}</span>
                   {run?.running ? <span className="badge">running…</span> : null}
                 </summary>
-                <pre className="tool-args">{partial ?? stringify(block.arguments)}</pre>
-                {run?.result ? <pre className="tool-output">{resultText(run)}</pre> : null}
+                <FoldedPre className="tool-args" text={partial ?? stringify(block.arguments)} />
+                {run?.result ? <FoldedPre className="tool-output" text={resultText(run)} /> : null}
               </details>
             );
           }
@@ -184,7 +208,7 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
             <code>{message.toolName}</code> {message.isError ? 'failed' : 'returned'}:{' '}
             <span className="tool-args-short">{first.slice(0, 80)}</span>
           </summary>
-          <pre className="tool-output">{text}</pre>
+          <FoldedPre className="tool-output" text={text} />
           <Images blocks={images} />
         </details>
       );
@@ -196,7 +220,7 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
             <code>$ {message.command}</code>
             {message.exitCode ? ` (exit ${message.exitCode})` : ''}
           </summary>
-          <pre className="tool-output">{message.output}</pre>
+          <FoldedPre className="tool-output" text={message.output} />
         </details>
       );
     case 'compactionSummary':
@@ -206,14 +230,14 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
             Earlier conversation compacted ({message.tokensBefore.toLocaleString('en')} tokens
             summarised)
           </summary>
-          <Markdown text={message.summary} />
+          <FoldedMarkdown text={message.summary} />
         </details>
       );
     case 'branchSummary':
       return (
         <details className="summary-card">
           <summary>Summary of the branch left behind</summary>
-          <Markdown text={message.summary} />
+          <FoldedMarkdown text={message.summary} />
         </details>
       );
     case 'system':
@@ -238,7 +262,7 @@ function SystemMessageView({ message }: { message: SystemMessage }) {
   return (
     <details className="summary-card system-message">
       <summary>{parts.length ? parts.join(', ') : 'Instructions'}</summary>
-      {text ? <pre className="tool-output">{text}</pre> : null}
+      {text ? <FoldedPre className="tool-output" text={text} /> : null}
       {sections.map(([name, body]) => (
         <section key={name}>
           <h4>{name}</h4>
