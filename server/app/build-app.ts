@@ -166,7 +166,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   }
   const currentCatalog = () => catalog as ModelCatalog;
 
-  const locator = new SessionLocator(config.dataDir, config.workspaces);
+  const locator = new SessionLocator(config.dataDir, config.workspaces, config.sessionDir);
+  for (const warning of config.warnings) app.log.warn(warning);
   const bwrap = hasBwrap();
   const hub = new SessionHub({
     locator,
@@ -177,6 +178,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
         allowUnsandboxedBash: config.allowUnsandboxedBash,
         bwrapAvailable: bwrap,
         dataDir: config.dataDir,
+        ...(config.sessionDir !== undefined ? { sessionDir: config.sessionDir } : {}),
         workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
     coalesceMs: config.coalesceMs,

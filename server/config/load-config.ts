@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
+import { resolveSessionDir, workspaceSessionDirWarnings } from './session-dir.js';
 import {
   checkConfigFileApart,
   checkDataDirApart,
+  checkSessionDirApart,
   resolveWorkspaces,
   type Workspace,
 } from './workspaces.js';
@@ -24,7 +26,16 @@ export interface ArborConfig {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * The relocated session folder that every workspace shares (pi's `sessionDir`), absolute;
+   * undefined: pi's layout, `<dataDir>/sessions/--<workspace>--/`.
+   */
+  sessionDir: string | undefined;
+  /** Where the session folder setting came from ("the default" when none). */
+  sessionDirSource: string;
   workspaces: Workspace[];
+  /** Problems worth a line in the log at start-up that do not stop the server. */
+  warnings: string[];
   /** Origins (scheme://host:port) allowed to open the WebSocket besides the server's own host. */
   allowedOrigins: string[];
   /** In team mode without a sandbox, bash stays off unless this is true. */
@@ -59,6 +70,7 @@ export interface ServeFlags {
   host?: string;
   port?: string;
   dataDir?: string;
+  sessionDir?: string;
   workspaces?: string[];
 }
 
@@ -72,6 +84,7 @@ const ConfigFileSchema = z.looseObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   workspaces: z.array(z.string().min(1)).optional(),
+  sessionDir: z.string().optional(),
   allowedOrigins: z.array(z.url()).optional(),
   allowUnsandboxedBash: z.boolean().optional(),
   idleSessionMinutes: z.number().positive().optional(),
@@ -232,9 +245,22 @@ export function loadConfig(opts: {
       : nonEmpty(env.ARBOR_DATA_DIR) !== undefined
         ? 'ARBOR_DATA_DIR'
         : 'the default';
+  let sessionDir;
   try {
     checkDataDirApart(dataDir, dataSource, workspaces);
     if (configPath !== undefined) checkConfigFileApart(configFile, workspaces);
+    sessionDir = resolveSessionDir({
+      flag: flags.sessionDir,
+      env,
+      configValue: file.sessionDir,
+      configFile,
+      dataDir,
+      cwd,
+      home,
+    });
+    if (sessionDir.dir !== undefined) {
+      checkSessionDirApart(sessionDir.dir, sessionDir.source, workspaces);
+    }
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -243,7 +269,10 @@ export function loadConfig(opts: {
     host,
     port,
     dataDir,
+    sessionDir: sessionDir.dir,
+    sessionDirSource: sessionDir.source,
     workspaces,
+    warnings: workspaceSessionDirWarnings(workspaces, sessionDir),
     allowedOrigins: (file.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
     allowUnsandboxedBash: file.allowUnsandboxedBash ?? false,
     idleSessionMs: (file.idleSessionMinutes ?? 10) * 60_000,
@@ -266,6 +295,9 @@ export function loadConfig(opts: {
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
+
+export const SERVE_USAGE =
+  'arbor serve [--host H] [--port P] [--data DIR] [--session-dir DIR] [--workspace DIR]...';
 
 /** Parses `serve` flags; throws ConfigError on an unknown flag or a flag without its value. */
 export function parseServeFlags(args: string[]): ServeFlags {
@@ -292,13 +324,14 @@ export function parseServeFlags(args: string[]): ServeFlags {
       case '--data':
         flags.dataDir = value();
         break;
+      case '--session-dir':
+        flags.sessionDir = value();
+        break;
       case '--workspace':
         (flags.workspaces ??= []).push(value());
         break;
       default:
-        throw new ConfigError(
-          `Unknown option "${arg}". Usage: arbor serve [--host H] [--port P] [--data DIR] [--workspace DIR]...`,
-        );
+        throw new ConfigError(`Unknown option "${arg}". Usage: ${SERVE_USAGE}`);
     }
   }
   return flags;

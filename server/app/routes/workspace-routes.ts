@@ -8,7 +8,6 @@ import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
 import type { SessionLocator } from '../../hub/session-locator.js';
-import { listSessions } from '../../store/session-listing.js';
 import { uuidv7 } from '../../store/entry-ids.js';
 import { importSessionStream, SessionImportError } from '../../store/session-import.js';
 import { sessionIdOnDisk } from '../../store/session-trash.js';
@@ -49,7 +48,7 @@ export async function listWorkspaceSessions(
   deps: WorkspaceRouteDeps,
   workspace: Workspace,
 ): Promise<SessionListItem[]> {
-  const infos = await listSessions(deps.locator.sessionDir(workspace));
+  const infos = await deps.locator.list(workspace);
   return infos.map((info) => {
     deps.locator.register(info.id, info.file, workspace);
     return toListItem(info, workspace, deps.owners);
@@ -87,7 +86,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
   const idInUse = (id: string) =>
     reserved.has(id) ||
     deps.owners.ownerOf(id) !== null ||
-    deps.locator.locate(id) !== undefined ||
+    deps.locator.idInSessionFolders(id) ||
     sessionIdOnDisk(deps.dataDir, id);
 
   /**
