@@ -207,5 +207,18 @@ describe('a session folder shared by two workspaces', () => {
     expect(response.status).toBe(201);
     expect(sharedFiles().get('imported-into-ws1')?.cwd).toBe(ws1.path);
     expect((await listed(ws1.id)).map((s) => s.id)).toContain('imported-into-ws1');
+
+    // One recorded in another directory would not show in ws1: refused, and nothing kept.
+    const foreign = { ...header, id: 'recorded-elsewhere', cwd: '/home/someone/project' };
+    const refused = await fetch(`${server.url}/api/workspaces/${ws1.id}/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify(foreign)}\n${JSON.stringify(user)}\n`,
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      'This session was recorded in "/home/someone/project".',
+    );
+    expect(sharedFiles().has('recorded-elsewhere')).toBe(false);
   });
 });

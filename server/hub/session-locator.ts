@@ -74,6 +74,16 @@ export class SessionLocator {
   }
 
   /**
+   * Whether the file in the workspace's folder is one of its sessions: always in its own folder;
+   * in a shared one, when the header's cwd names the workspace. Answers the header's cwd when not.
+   */
+  belongsTo(file: string, workspace: Workspace): { belongs: boolean; cwd?: string | undefined } {
+    if (!this.folder(workspace).shared) return { belongs: true };
+    const cwd = sessionHeaderFactsOf(file)?.cwd;
+    return { belongs: cwdMatcher()(cwd, workspace), cwd };
+  }
+
+  /**
    * The session's file and workspace, or undefined. An unknown id rescans the folders when one of
    * them changed since the last scan (a file was added or renamed: pi just wrote a session), else
    * at most once a second, so guessing ids cannot turn into a stream of directory reads.

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { assertNever } from '../../../shared/agent-events.js';
@@ -136,6 +137,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
         throw importError(error);
       });
       const { sessionId, file } = imported;
+      refuseForeignImport(deps.locator, file, workspace);
       deps.locator.register(sessionId, file, workspace);
       deps.owners.setOwner(sessionId, request.user.name);
       const item = (await listWorkspaceSessions(deps, workspace)).find((s) => s.id === sessionId);
@@ -148,6 +150,24 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
       release();
     }
   });
+}
+
+/**
+ * In a shared session folder a session belongs to the workspace its header's cwd names, so an
+ * upload recorded in another directory would not be listed here: it is taken out again and
+ * refused with what to do (the uploaded file itself is untouched on the user's side).
+ */
+function refuseForeignImport(locator: SessionLocator, file: string, workspace: Workspace): void {
+  const { belongs, cwd } = locator.belongsTo(file, workspace);
+  if (belongs) return;
+  fs.rmSync(file, { force: true });
+  throw new ArborError(
+    'invalid_argument',
+    `This session was recorded in ${cwd ? `"${cwd}"` : 'no working directory'}. The session folder ` +
+      `is shared by every working directory, and a session shows in the workspace its header's ` +
+      `"cwd" names, so it would not appear in ${workspace.path}. Import it into the workspace of ` +
+      `that directory, or set "cwd" in its first line to "${workspace.path}".`,
+  );
 }
 
 function importError(error: unknown): unknown {
