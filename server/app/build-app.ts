@@ -31,12 +31,13 @@ import { authRoutes } from './routes/auth-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { securityHeaders } from './security-headers.js';
+import { RequestsAtDebug, serverLoggerOptions } from './server-log.js';
 import { staticWeb } from './static-web.js';
 import { wsRoute } from './ws-route.js';
 
 export interface BuildAppOptions {
   config: ArborConfig;
-  /** Fastify's logger option; default: pino at `config.logLevel`. */
+  /** Fastify's logger option; default: pino at `config.logLevel`, in `config.logFormat`. */
   logger?: FastifyServerOptions['logger'];
   /** The models sessions may use; default: `<dataDir>/models.json` + the demo model at this server's `/demo/v1`. */
   catalog?: ModelCatalog;
@@ -104,7 +105,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const version = packageVersion();
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? serverLoggerOptions(config),
+    // Requests are logged at debug only (decision 071).
+    logController: new RequestsAtDebug(),
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
     // request.ip (the login rate limit's key, the logs) is the client behind a trusted proxy.

@@ -42,7 +42,9 @@ export interface ArborConfig {
   allowUnsandboxedBash: boolean;
   /** An open session with no subscriber and no run is closed after this long. */
   idleSessionMs: number;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** The console's lines: pino-pretty's (`pretty`), JSON lines (`json`), or pretty on a terminal only. */
+  logFormat: (typeof LOG_FORMATS)[number];
   /** Streaming deltas of one session are merged into at most one frame per this many ms (0: per tick). */
   coalesceMs: number;
   /** Bytes a client may have waiting in its socket before it is dropped to a resync. */
@@ -79,6 +81,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
 const ConfigFileSchema = z.looseObject({
   host: z.string().min(1).optional(),
@@ -89,6 +92,7 @@ const ConfigFileSchema = z.looseObject({
   allowUnsandboxedBash: z.boolean().optional(),
   idleSessionMinutes: z.number().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  logFormat: z.enum(LOG_FORMATS).optional(),
   coalesceMs: z.number().int().min(0).max(1000).optional(),
   clientBufferLimitBytes: z
     .number()
@@ -276,7 +280,9 @@ export function loadConfig(opts: {
     allowedOrigins: (file.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
     allowUnsandboxedBash: file.allowUnsandboxedBash ?? false,
     idleSessionMs: (file.idleSessionMinutes ?? 10) * 60_000,
-    logLevel: file.logLevel ?? 'info',
+    logLevel: oneOf(env.ARBOR_LOG_LEVEL, LOG_LEVELS, 'ARBOR_LOG_LEVEL') ?? file.logLevel ?? 'info',
+    logFormat:
+      oneOf(env.ARBOR_LOG_FORMAT, LOG_FORMATS, 'ARBOR_LOG_FORMAT') ?? file.logFormat ?? 'auto',
     coalesceMs: file.coalesceMs ?? 30,
     clientBufferLimitBytes: file.clientBufferLimitBytes ?? 8 * 1024 * 1024,
     replayEvents: file.replayEvents ?? 4096,
@@ -290,6 +296,18 @@ export function loadConfig(opts: {
     maxConnections: file.maxConnections ?? 1000,
     file: raw,
   };
+}
+
+/** An environment variable that must be one of `allowed`; undefined when unset. */
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  source: string,
+): T | undefined {
+  const given = nonEmpty(value)?.trim().toLowerCase();
+  if (given === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(given)) return given as T;
+  throw new ConfigError(`${source} must be one of ${allowed.join(', ')} (got "${value}").`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
