@@ -142,6 +142,8 @@ export class SessionLocator {
     for (const workspace of this.workspaces) {
       const { dir, shared } = this.folder(workspace);
       const entry = byDir.get(dir) ?? { dir, shared, workspaces: [] };
+      // A relocated folder that is also one workspace's own default is shared all the same.
+      entry.shared ||= shared;
       entry.workspaces.push(workspace);
       byDir.set(dir, entry);
     }
