@@ -121,6 +121,22 @@ describe('the session folder', () => {
     expect(load().warnings).toEqual([]);
   });
 
+  it('is where the real `arbor run` writes its new session', async () => {
+    const folder = path.join(dir, 'sessions');
+    const run = await runArbor(
+      ['run', '--data', data, '--workspace', workspace, '--session-dir', folder, 'hello'],
+      {},
+      30_000,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [name, ...more] = fs.readdirSync(folder);
+    expect(more).toEqual([]);
+    const header = JSON.parse(fs.readFileSync(path.join(folder, name!), 'utf8').split('\n')[0]!);
+    expect(header).toMatchObject({ type: 'session', cwd: workspace });
+    expect(fs.existsSync(path.join(data, 'sessions'))).toBe(false);
+  }, 60_000);
+
   it('stops the real `arbor serve` and `arbor run` with exit code 2 when it lies in a workspace', async () => {
     const inside = path.join(workspace, 'sessions');
     const serve = await runArbor([
