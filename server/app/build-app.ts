@@ -32,12 +32,13 @@ import { searchRoutes } from './routes/search-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 import { securityHeaders } from './security-headers.js';
+import { RequestsAtDebug, serverLoggerOptions } from './server-log.js';
 import { staticWeb } from './static-web.js';
 import { wsRoute } from './ws-route.js';
 
 export interface BuildAppOptions {
   config: ArborConfig;
-  /** Fastify's logger option; default: pino at `config.logLevel`. */
+  /** Fastify's logger option; default: pino at `config.logLevel`, in `config.logFormat`. */
   logger?: FastifyServerOptions['logger'];
   /** The models sessions may use; default: `<dataDir>/models.json` + the demo model at this server's `/demo/v1`. */
   catalog?: ModelCatalog;
@@ -105,7 +106,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const version = packageVersion();
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? serverLoggerOptions(config),
+    // Requests are logged at debug only (decision 071).
+    logController: new RequestsAtDebug(),
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
     // request.ip (the login rate limit's key, the logs) is the client behind a trusted proxy.
@@ -167,7 +170,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   }
   const currentCatalog = () => catalog as ModelCatalog;
 
-  const locator = new SessionLocator(config.dataDir, config.workspaces);
+  const locator = new SessionLocator(config.dataDir, config.workspaces, config.sessionDir);
+  for (const warning of config.warnings) app.log.warn(warning);
   const bwrap = hasBwrap();
   const hub = new SessionHub({
     locator,
@@ -178,6 +182,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
         allowUnsandboxedBash: config.allowUnsandboxedBash,
         bwrapAvailable: bwrap,
         dataDir: config.dataDir,
+        ...(config.sessionDir !== undefined ? { sessionDir: config.sessionDir } : {}),
         workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
     coalesceMs: config.coalesceMs,

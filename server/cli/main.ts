@@ -14,8 +14,9 @@ const commands: Record<string, () => Promise<Command>> = {
 
 const usage = `Usage: arbor <command> [options]
 
-  serve [--host H] [--port P] [--data DIR] [--workspace DIR]...   start the server (default)
-  run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT
+  serve [--host H] [--port P] [--data DIR] [--session-dir DIR] [--workspace DIR]...
+                                                                  start the server (default)
+  run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT
   context FILE [--leaf ID]                                        print the session context as JSON
   tree FILE                                                       print the session tree
   user add NAME --role admin|member|viewer | user list | user remove NAME

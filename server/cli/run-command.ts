@@ -1,17 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAgentSession } from '../agent/create-agent-session.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
-import { sessionDirFor } from '../store/session-paths.js';
+import { sessionFolderFor } from '../store/session-paths.js';
 import { findOnPath } from '../tools/bash-tool.js';
-import { checkDataDirApart, resolveWorkspaces } from '../config/workspaces.js';
+import { loadConfig } from '../config/load-config.js';
 
 /*
- * `arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
+ * `arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
  * completion, printed as pi's `--mode json` prints it: the session header line first, then every
  * event as one JSON line. The demo model is started in-process when it is the model in use, so
  * the command needs no server. Exit code 0 when the run ended normally, 1 when it ended in an
@@ -19,7 +18,7 @@ import { checkDataDirApart, resolveWorkspaces } from '../config/workspaces.js';
  */
 
 const USAGE =
-  'Usage: arbor run [--data DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT\n';
+  'Usage: arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT\n';
 
 function write(line: unknown): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -33,6 +32,7 @@ export async function runRun(args: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         data: { type: 'string' },
+        'session-dir': { type: 'string' },
         workspace: { type: 'string' },
         session: { type: 'string' },
         model: { type: 'string' },
@@ -52,29 +52,33 @@ export async function runRun(args: string[]): Promise<number> {
     process.stderr.write(`arbor run: a prompt is required\n${USAGE}`);
     return 2;
   }
-  const dataDir = path.resolve(
-    parsed.values.data ?? process.env.ARBOR_DATA_DIR ?? path.join(os.homedir(), '.arbor'),
-  );
   const workspace = path.resolve(parsed.values.workspace ?? process.cwd());
   if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
     process.stderr.write(`arbor run: workspace "${workspace}" is not a directory\n`);
     return 2;
   }
-  // The model drives the file tools, not the person at the terminal: a data folder they reach
-  // (the default ~/.arbor when run in the home folder) gives it the API keys in models.json and
-  // lets it rewrite the users a server on that folder trusts.
+  // The server's rules for the data and session folders, with this one workspace. The model
+  // drives the file tools, not the person at the terminal: a data or session folder they reach
+  // (the default ~/.arbor when run in the home folder) gives it the API keys in models.json, lets
+  // it rewrite the users a server on that folder trusts, or forge sessions.
+  let config;
   try {
-    const dataSource =
-      parsed.values.data !== undefined
-        ? '--data'
-        : process.env.ARBOR_DATA_DIR !== undefined
-          ? 'ARBOR_DATA_DIR'
-          : 'the default';
-    checkDataDirApart(dataDir, dataSource, resolveWorkspaces([workspace], '/', '--workspace'));
+    config = loadConfig({
+      flags: {
+        ...(parsed.values.data !== undefined ? { dataDir: parsed.values.data } : {}),
+        ...(parsed.values['session-dir'] !== undefined
+          ? { sessionDir: parsed.values['session-dir'] }
+          : {}),
+        workspaces: [workspace],
+      },
+      env: process.env,
+    });
   } catch (error) {
     process.stderr.write(`arbor run: ${(error as Error).message}\n`);
     return 2;
   }
+  for (const warning of config.warnings) process.stderr.write(`arbor run: ${warning}\n`);
+  const { dataDir, sessionDir } = config;
 
   // The catalog and the asked-for model are checked before a new session file is made, so a
   // mistake there leaves no empty session behind.
@@ -89,7 +93,10 @@ export async function runRun(args: string[]): Promise<number> {
   }
   const store = parsed.values.session
     ? SessionStore.open(path.resolve(parsed.values.session))
-    : SessionStore.create({ cwd: workspace, sessionDir: sessionDirFor(dataDir, workspace) });
+    : SessionStore.create({
+        cwd: workspace,
+        sessionDir: sessionFolderFor({ dataDir, sessionDir }, workspace).dir,
+      });
   let demo: RunningDemoModel | undefined;
   try {
     const model = chooseModel(catalog, store, requested);
@@ -104,7 +111,14 @@ export async function runRun(args: string[]): Promise<number> {
       catalog,
       modelId: model.id,
       toolPolicy: findOnPath('bwrap')
-        ? { bash: 'sandboxed', sandbox: { dataDir, workspaces: [workspace] } }
+        ? {
+            bash: 'sandboxed',
+            sandbox: {
+              dataDir,
+              ...(sessionDir !== undefined ? { sessionDir } : {}),
+              workspaces: [workspace],
+            },
+          }
         : { bash: 'unsandboxed' },
     });
     session.subscribe((event) => write(event));

@@ -1,10 +1,12 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app/build-app.js';
 import { ConfigError, loadConfig, parseServeFlags } from '../config/load-config.js';
 
 /**
- * `arbor serve [--host H] [--port P] [--data DIR] [--workspace DIR]...`: checks the configuration,
- * listens, prints the URL, and on SIGINT/SIGTERM shuts down gracefully (runs aborted and
- * persisted, sockets closed with 1001).
+ * `arbor serve [--host H] [--port P] [--data DIR] [--session-dir DIR] [--workspace DIR]...`: checks
+ * the configuration, listens, logs the start-up line (where to open it, the workspaces, the data
+ * and session folders), and on SIGINT/SIGTERM shuts down gracefully (runs aborted and persisted,
+ * sockets closed with 1001).
  */
 export async function runServe(args: string[]): Promise<number> {
   let app;
@@ -23,7 +25,7 @@ export async function runServe(args: string[]): Promise<number> {
     }
     throw error;
   }
-  const { host, port, workspaces } = app.arbor.config;
+  const { host, port } = app.arbor.config;
   // Signal handlers first: a supervisor that stops the server as soon as it says it runs must
   // get a graceful shutdown, which releases the data folder's lock.
   let stopping = false;
@@ -43,16 +45,34 @@ export async function runServe(args: string[]): Promise<number> {
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  await app.listen({ host, port });
-  const address = app.server.address();
-  const actualPort = address && typeof address === 'object' ? address.port : port;
+  // Fastify logs one line per address it listens on: the first is the start-up line, any further
+  // one (every interface of 0.0.0.0) says where else the page answers.
+  let first = true;
+  await app.listen({
+    host,
+    port,
+    listenTextResolver: (address) => {
+      if (!first) return `also at ${address}/`;
+      first = false;
+      return startupText(app, host, address.slice(address.lastIndexOf(':') + 1));
+    },
+  });
+  return stopped;
+}
+
+/** Where to open Arbor and what it serves, as a person reads it in the console. */
+function startupText(app: FastifyInstance, host: string, port: string): string {
+  const { config } = app.arbor;
   const shown =
     host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  process.stdout.write(
-    `Arbor is running at http://${shown}:${actualPort}/\n` +
-      `  workspaces: ${workspaces.map((workspace) => workspace.path).join(', ')}\n` +
-      `  data: ${app.arbor.config.dataDir}\n` +
-      (app.arbor.authRequired() ? '  login required (arbor user add NAME --role ROLE)\n' : ''),
-  );
-  return stopped;
+  const lines = [
+    `Arbor is running at http://${shown}:${port}/`,
+    `  workspaces: ${config.workspaces.map((workspace) => workspace.path).join(', ')}`,
+    `  data: ${config.dataDir}`,
+  ];
+  if (config.sessionDir !== undefined) {
+    lines.push(`  sessions: ${config.sessionDir} (from ${config.sessionDirSource})`);
+  }
+  if (app.arbor.authRequired()) lines.push('  login required (arbor user add NAME --role ROLE)');
+  return lines.join('\n');
 }

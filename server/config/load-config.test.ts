@@ -148,6 +148,21 @@ describe('proxy and socket settings', () => {
     );
   });
 
+  it('takes the log level and format from the file, the environment over it, and refuses others', () => {
+    expect([withFile({}).logLevel, withFile({}).logFormat]).toEqual(['info', 'auto']);
+    const fromFile = withFile({ logLevel: 'warn', logFormat: 'json' });
+    expect([fromFile.logLevel, fromFile.logFormat]).toEqual(['warn', 'json']);
+    const fromEnv = withFile(
+      { logLevel: 'warn', logFormat: 'json' },
+      { ARBOR_LOG_LEVEL: 'debug', ARBOR_LOG_FORMAT: 'pretty' },
+    );
+    expect([fromEnv.logLevel, fromEnv.logFormat]).toEqual(['debug', 'pretty']);
+    expect(() => withFile({}, { ARBOR_LOG_LEVEL: 'loud' })).toThrow(
+      'ARBOR_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
+    );
+    expect(() => withFile({ logFormat: 'xml' })).toThrow(/logFormat/);
+  });
+
   it('refuses a proxy that is not an address, naming it', () => {
     expect(() => withFile({ trustProxy: ['proxy.example'] })).toThrow(
       /trustProxy: "proxy.example" is not a proxy address/,

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
+import { resolveSessionDir, workspaceSessionDirWarnings } from './session-dir.js';
 import {
   checkConfigFileApart,
   checkDataDirApart,
+  checkSessionDirApart,
   resolveWorkspaces,
   type Workspace,
 } from './workspaces.js';
@@ -24,14 +26,25 @@ export interface ArborConfig {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * The relocated session folder that every workspace shares (pi's `sessionDir`), absolute;
+   * undefined: pi's layout, `<dataDir>/sessions/--<workspace>--/`.
+   */
+  sessionDir: string | undefined;
+  /** Where the session folder setting came from ("the default" when none). */
+  sessionDirSource: string;
   workspaces: Workspace[];
+  /** Problems worth a line in the log at start-up that do not stop the server. */
+  warnings: string[];
   /** Origins (scheme://host:port) allowed to open the WebSocket besides the server's own host. */
   allowedOrigins: string[];
   /** In team mode without a sandbox, bash stays off unless this is true. */
   allowUnsandboxedBash: boolean;
   /** An open session with no subscriber and no run is closed after this long. */
   idleSessionMs: number;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** The console's lines: pino-pretty's (`pretty`), JSON lines (`json`), or pretty on a terminal only. */
+  logFormat: (typeof LOG_FORMATS)[number];
   /** Streaming deltas of one session are merged into at most one frame per this many ms (0: per tick). */
   coalesceMs: number;
   /** Bytes a client may have waiting in its socket before it is dropped to a resync. */
@@ -59,6 +72,7 @@ export interface ServeFlags {
   host?: string;
   port?: string;
   dataDir?: string;
+  sessionDir?: string;
   workspaces?: string[];
 }
 
@@ -67,15 +81,18 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
 const ConfigFileSchema = z.looseObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   workspaces: z.array(z.string().min(1)).optional(),
+  sessionDir: z.string().optional(),
   allowedOrigins: z.array(z.url()).optional(),
   allowUnsandboxedBash: z.boolean().optional(),
   idleSessionMinutes: z.number().positive().optional(),
   logLevel: z.enum(LOG_LEVELS).optional(),
+  logFormat: z.enum(LOG_FORMATS).optional(),
   coalesceMs: z.number().int().min(0).max(1000).optional(),
   clientBufferLimitBytes: z
     .number()
@@ -232,9 +249,22 @@ export function loadConfig(opts: {
       : nonEmpty(env.ARBOR_DATA_DIR) !== undefined
         ? 'ARBOR_DATA_DIR'
         : 'the default';
+  let sessionDir;
   try {
     checkDataDirApart(dataDir, dataSource, workspaces);
     if (configPath !== undefined) checkConfigFileApart(configFile, workspaces);
+    sessionDir = resolveSessionDir({
+      flag: flags.sessionDir,
+      env,
+      configValue: file.sessionDir,
+      configFile,
+      dataDir,
+      cwd,
+      home,
+    });
+    if (sessionDir.dir !== undefined) {
+      checkSessionDirApart(sessionDir.dir, sessionDir.source, workspaces);
+    }
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -243,11 +273,16 @@ export function loadConfig(opts: {
     host,
     port,
     dataDir,
+    sessionDir: sessionDir.dir,
+    sessionDirSource: sessionDir.source,
     workspaces,
+    warnings: workspaceSessionDirWarnings(workspaces, sessionDir),
     allowedOrigins: (file.allowedOrigins ?? []).map((origin) => new URL(origin).origin),
     allowUnsandboxedBash: file.allowUnsandboxedBash ?? false,
     idleSessionMs: (file.idleSessionMinutes ?? 10) * 60_000,
-    logLevel: file.logLevel ?? 'info',
+    logLevel: oneOf(env.ARBOR_LOG_LEVEL, LOG_LEVELS, 'ARBOR_LOG_LEVEL') ?? file.logLevel ?? 'info',
+    logFormat:
+      oneOf(env.ARBOR_LOG_FORMAT, LOG_FORMATS, 'ARBOR_LOG_FORMAT') ?? file.logFormat ?? 'auto',
     coalesceMs: file.coalesceMs ?? 30,
     clientBufferLimitBytes: file.clientBufferLimitBytes ?? 8 * 1024 * 1024,
     replayEvents: file.replayEvents ?? 4096,
@@ -263,9 +298,24 @@ export function loadConfig(opts: {
   };
 }
 
+/** An environment variable that must be one of `allowed`; undefined when unset. */
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  source: string,
+): T | undefined {
+  const given = nonEmpty(value)?.trim().toLowerCase();
+  if (given === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(given)) return given as T;
+  throw new ConfigError(`${source} must be one of ${allowed.join(', ')} (got "${value}").`);
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
+
+export const SERVE_USAGE =
+  'arbor serve [--host H] [--port P] [--data DIR] [--session-dir DIR] [--workspace DIR]...';
 
 /** Parses `serve` flags; throws ConfigError on an unknown flag or a flag without its value. */
 export function parseServeFlags(args: string[]): ServeFlags {
@@ -292,13 +342,14 @@ export function parseServeFlags(args: string[]): ServeFlags {
       case '--data':
         flags.dataDir = value();
         break;
+      case '--session-dir':
+        flags.sessionDir = value();
+        break;
       case '--workspace':
         (flags.workspaces ??= []).push(value());
         break;
       default:
-        throw new ConfigError(
-          `Unknown option "${arg}". Usage: arbor serve [--host H] [--port P] [--data DIR] [--workspace DIR]...`,
-        );
+        throw new ConfigError(`Unknown option "${arg}". Usage: ${SERVE_USAGE}`);
     }
   }
   return flags;

@@ -29,6 +29,8 @@ export function toolPolicyFor(opts: {
   allowUnsandboxedBash: boolean;
   bwrapAvailable: boolean;
   dataDir?: string;
+  /** A relocated session folder: hidden like the data folder. */
+  sessionDir?: string;
   workspaces?: string[];
 }): ToolPolicy {
   if (opts.bwrapAvailable)
@@ -36,6 +38,7 @@ export function toolPolicyFor(opts: {
       bash: 'sandboxed',
       sandbox: {
         ...(opts.dataDir !== undefined ? { dataDir: opts.dataDir } : {}),
+        ...(opts.sessionDir !== undefined ? { sessionDir: opts.sessionDir } : {}),
         ...(opts.workspaces !== undefined ? { workspaces: opts.workspaces } : {}),
       },
     };

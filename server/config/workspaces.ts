@@ -82,6 +82,29 @@ function isWithin(inner: string, outer: string): boolean {
 }
 
 /**
+ * How the folder at real path `real` meets a workspace, in words, or undefined when it lies apart
+ * from all of them (not inside one, not one, not holding one).
+ */
+function overlapWithWorkspaces(
+  real: string,
+  workspaces: Pick<Workspace, 'path'>[],
+): string | undefined {
+  for (const workspace of workspaces) {
+    if (isWithin(real, workspace.path)) {
+      return real === workspace.path
+        ? `is the workspace ${workspace.path}`
+        : `is inside the workspace ${workspace.path}`;
+    }
+    if (isWithin(workspace.path, real)) return `holds the workspace ${workspace.path}`;
+  }
+  return undefined;
+}
+
+function shownWithRealPath(dir: string, real: string): string {
+  return real === path.resolve(dir) ? dir : `${dir} (really ${real})`;
+}
+
+/**
  * Refuses a data folder that a workspace's tools could reach: the data folder inside (or equal
  * to) a workspace, or a workspace inside the data folder. Both are compared by real path.
  */
@@ -91,22 +114,33 @@ export function checkDataDirApart(
   workspaces: Pick<Workspace, 'path'>[],
 ): void {
   const data = realPathOf(dataDir);
-  const shown = data === path.resolve(dataDir) ? dataDir : `${dataDir} (really ${data})`;
-  for (const workspace of workspaces) {
-    const where = isWithin(data, workspace.path)
-      ? data === workspace.path
-        ? `is the workspace ${workspace.path}`
-        : `is inside the workspace ${workspace.path}`
-      : isWithin(workspace.path, data)
-        ? `holds the workspace ${workspace.path}`
-        : undefined;
-    if (!where) continue;
-    throw new Error(
-      `The data folder ${shown} (from ${dataSource}) ${where}. The agent's tools act in every ` +
-        "workspace, so they could read and change Arbor's own files (users, logins, API keys). " +
-        'Keep the data folder apart from every workspace: pick another --data folder or another workspace.',
-    );
-  }
+  const where = overlapWithWorkspaces(data, workspaces);
+  if (!where) return;
+  throw new Error(
+    `The data folder ${shownWithRealPath(dataDir, data)} (from ${dataSource}) ${where}. The agent's tools act in every ` +
+      "workspace, so they could read and change Arbor's own files (users, logins, API keys). " +
+      'Keep the data folder apart from every workspace: pick another --data folder or another workspace.',
+  );
+}
+
+/**
+ * Refuses a relocated session folder that a workspace's tools could reach, by the same rule as
+ * the data folder: there they could rewrite any session, what the model was told included, or
+ * plant one under another user's name.
+ */
+export function checkSessionDirApart(
+  sessionDir: string,
+  source: string,
+  workspaces: Pick<Workspace, 'path'>[],
+): void {
+  const real = realPathOf(sessionDir);
+  const where = overlapWithWorkspaces(real, workspaces);
+  if (!where) return;
+  throw new Error(
+    `The session folder ${shownWithRealPath(sessionDir, real)} (from ${source}) ${where}. The agent's tools act in ` +
+      'every workspace, so they could rewrite or forge the sessions kept there. Keep the session ' +
+      'folder apart from every workspace: pick another --session-dir (or sessionDir) or another workspace.',
+  );
 }
 
 /**

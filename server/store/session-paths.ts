@@ -10,6 +10,37 @@ export function sessionDirFor(dataDir: string, cwd: string): string {
   return path.join(dataDir, 'sessions', safe);
 }
 
+/**
+ * Where Arbor keeps sessions: pi's layout under the data folder, or one relocated folder (pi's
+ * `sessionDir` setting) that every working directory shares.
+ */
+export interface SessionLayout {
+  dataDir: string;
+  /** The relocated folder, absolute; absent for pi's layout. */
+  sessionDir?: string | undefined;
+}
+
+/** The folder of one working directory's sessions, and whether others keep theirs there too. */
+export interface SessionFolder {
+  dir: string;
+  /**
+   * True when the folder is shared: only the files whose header `cwd` is this working directory
+   * are its sessions (as pi lists, finds and continues them).
+   */
+  shared: boolean;
+}
+
+/**
+ * The one rule for where the sessions of `cwd` live. As pi: a relocated folder holds every working
+ * directory's sessions, unless it is that directory's own default folder.
+ */
+export function sessionFolderFor(layout: SessionLayout, cwd: string): SessionFolder {
+  const own = sessionDirFor(layout.dataDir, cwd);
+  if (layout.sessionDir === undefined) return { dir: own, shared: false };
+  const dir = path.resolve(layout.sessionDir);
+  return { dir, shared: dir !== own };
+}
+
 /** pi's file name for a session: the header's ISO timestamp with `:` and `.` made `-`, then the id. */
 export function sessionFileName(timestamp: string, sessionId: string): string {
   return `${timestamp.replace(/[:.]/g, '-')}_${sessionId}.jsonl`;

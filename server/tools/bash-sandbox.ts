@@ -13,6 +13,8 @@ export interface HiddenPathsInput {
   workspace: string;
   /** Arbor's data folder: always hidden, even where it lies inside the workspace. */
   dataDir?: string;
+  /** A relocated session folder: always hidden, like the data folder. */
+  sessionDir?: string;
   /** Every configured workspace: those outside this one are hidden. */
   workspaces?: string[];
   /** The server user's home. */
@@ -84,6 +86,7 @@ export function hiddenPaths(input: HiddenPathsInput): string[] {
     hidden.add(real);
   };
   add(input.dataDir, false);
+  add(input.sessionDir, false);
   for (const other of input.workspaces ?? []) add(other, true);
   add(input.homeDir, true);
   add(input.outputRoot, false);

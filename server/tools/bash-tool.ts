@@ -47,6 +47,8 @@ export interface BashToolOptions {
   bwrapPath?: string | null;
   /** Arbor's data folder, hidden from the sandbox. */
   dataDir?: string;
+  /** A relocated session folder, hidden from the sandbox. */
+  sessionDir?: string;
   /** Every configured workspace; those outside this one are hidden from the sandbox. */
   workspaces?: string[];
   /** The server user's home, hidden from the sandbox; `os.homedir()` when absent. */
@@ -161,6 +163,7 @@ class BashRunner {
       homeDir: this.options.homeDir ?? os.homedir(),
       ...(logDir !== undefined ? { outputRoot: toolOutputRoot() } : {}),
       ...(this.options.dataDir !== undefined ? { dataDir: this.options.dataDir } : {}),
+      ...(this.options.sessionDir !== undefined ? { sessionDir: this.options.sessionDir } : {}),
       ...(this.options.workspaces !== undefined ? { workspaces: this.options.workspaces } : {}),
       ...(this.options.secretDirs !== undefined ? { secretDirs: this.options.secretDirs } : {}),
     });

@@ -21,6 +21,8 @@ export interface ToolPolicy {
 export interface SandboxSettings {
   /** Arbor's data folder: hidden. */
   dataDir?: string;
+  /** A relocated session folder (outside the data folder): hidden. */
+  sessionDir?: string;
   /** Every configured workspace: all but the session's own are hidden. */
   workspaces?: string[];
   /** Defaults where absent (sandbox-command.ts). */

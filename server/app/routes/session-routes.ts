@@ -136,7 +136,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
     const target = path.join(deps.locator.sessionDir(workspace), original);
     if (
       fs.existsSync(target) ||
-      deps.locator.locate(sessionId) ||
+      deps.locator.idInSessionFolders(sessionId) ||
       sessionIdOnDisk(deps.dataDir, sessionId, ['sessions'])
     ) {
       throw new ArborError('conflict', 'A session with this id is already in a workspace.');

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { assertNever } from '../../../shared/agent-events.js';
@@ -8,7 +9,6 @@ import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
 import type { SessionLocator } from '../../hub/session-locator.js';
-import { listSessions } from '../../store/session-listing.js';
 import { uuidv7 } from '../../store/entry-ids.js';
 import { importSessionStream, SessionImportError } from '../../store/session-import.js';
 import { sessionIdOnDisk } from '../../store/session-trash.js';
@@ -53,7 +53,7 @@ export async function listWorkspaceSessions(
   workspace: Workspace,
   user: UserSummary | undefined,
 ): Promise<SessionListItem[]> {
-  const infos = await listSessions(deps.locator.sessionDir(workspace));
+  const infos = await deps.locator.list(workspace);
   return infos.map((info) => {
     deps.locator.register(info.id, info.file, workspace);
     return toListItem(info, workspace, deps.owners, user);
@@ -91,7 +91,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
   const idInUse = (id: string) =>
     reserved.has(id) ||
     deps.owners.ownerOf(id) !== null ||
-    deps.locator.locate(id) !== undefined ||
+    deps.locator.idInSessionFolders(id) ||
     sessionIdOnDisk(deps.dataDir, id);
 
   /**
@@ -141,6 +141,7 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
         throw importError(error);
       });
       const { sessionId, file } = imported;
+      refuseForeignImport(deps.locator, file, workspace);
       deps.locator.register(sessionId, file, workspace);
       deps.owners.setOwner(sessionId, request.user.name);
       const item = (await listWorkspaceSessions(deps, workspace, request.user)).find(
@@ -155,6 +156,24 @@ export async function workspaceRoutes(app: FastifyInstance, deps: WorkspaceRoute
       release();
     }
   });
+}
+
+/**
+ * In a shared session folder a session belongs to the workspace its header's cwd names, so an
+ * upload recorded in another directory would not be listed here: it is taken out again and
+ * refused with what to do (the uploaded file itself is untouched on the user's side).
+ */
+function refuseForeignImport(locator: SessionLocator, file: string, workspace: Workspace): void {
+  const { belongs, cwd } = locator.belongsTo(file, workspace);
+  if (belongs) return;
+  fs.rmSync(file, { force: true });
+  throw new ArborError(
+    'invalid_argument',
+    `This session was recorded in ${cwd ? `"${cwd}"` : 'no working directory'}. The session folder ` +
+      `is shared by every working directory, and a session shows in the workspace its header's ` +
+      `"cwd" names, so it would not appear in ${workspace.path}. Import it into the workspace of ` +
+      `that directory, or set "cwd" in its first line to "${workspace.path}".`,
+  );
 }
 
 function importError(error: unknown): unknown {

