@@ -143,6 +143,34 @@ describe('GraphDeriver', () => {
     expect(deriver.step).toBe('derive');
   });
 
+  it('draws after a live conversation with branches what a reload draws', () => {
+    // Two turns with tools, a model change, then a branch from the first prompt's parent.
+    const live = new GraphDeriver();
+    let tree: TreeNode[] = [];
+    let leaf: string | null = null;
+    const grow = (entries: TreeNode[], leafId = entries[entries.length - 1]!.id): void => {
+      for (const entry of entries) {
+        tree = [...tree, entry];
+        leaf = entry === entries[entries.length - 1] ? leafId : entry.id;
+        live.derive('s', tree, new Map(tree.map((e) => [e.id, e])), leaf, 'all', none);
+      }
+    };
+    grow(turn(null, 'a', 2));
+    grow([node({ id: 'm1', type: 'model_change' }, 'af')]);
+    grow(turn('m1', 'b', 2));
+    // The user clicks prompt "b": the leaf moves to its parent, and a new prompt follows.
+    leaf = 'm1';
+    live.derive('s', tree, new Map(tree.map((e) => [e.id, e])), leaf, 'all', none);
+    grow(turn('m1', 'c', 1));
+    const byId = new Map(tree.map((e) => [e.id, e]));
+    const shown = live.derive('s', tree, byId, leaf, 'all', none);
+    const reloaded = new GraphDeriver().derive('s', tree, byId, leaf, 'all', none);
+    expect(shown.nodes.length).toBe(reloaded.nodes.length);
+    expect(contents(shown)).toBe(contents(reloaded));
+    // The abandoned branch's tool loop is folded in both.
+    expect(shown.nodeOfEntry.get('bt0')).toBe('fold:ba0');
+  });
+
   it('equals a fresh derivation, and its extended layout a fresh layout, over random sessions', () => {
     const steps: Record<DerivationStep, number> = { derive: 0, restyle: 0, grow: 0, relabel: 0 };
     let extended = 0;
@@ -167,7 +195,7 @@ describe('GraphDeriver', () => {
         } else if (r < 0.8) session.label(random() < 0.7);
         else if (r < 0.83) filter = TREE_FILTERS[Math.floor(random() * TREE_FILTERS.length)]!;
         else if (r < 0.86) {
-          const folds = deriver.keepOpen.size ? placementFolds(placement) : [];
+          const folds = placementFolds(placement);
           if (folds.length) expanded = new Set([...expanded, folds[0]!]);
         }
         // else: nothing changed (a re-render).
@@ -178,7 +206,6 @@ describe('GraphDeriver', () => {
           leafId: session.leafId,
           filter,
           expanded,
-          keepOpen: new Set(deriver.keepOpen),
           ...(seed % 2 === 0 ? { segmentMinItems: 4 } : {}),
         });
         expect(contents(graph)).toBe(contents(fresh));

@@ -1,5 +1,6 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import { isLabelled, passesFilter } from './entry-kinds';
+import { passesFilter } from './entry-kinds';
+import { pathChangeKeepsFolds, standsAlone } from './fold-rules';
 import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from './session-to-graph';
 
 /*
@@ -9,41 +10,40 @@ import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from '
  */
 
 /**
- * The graph for `leafId`, or null when the move may change what is drawn (the new path runs
- * through a fold, or through a drawn entry that was not kept unfolded: pinning it can split a run
- * that folds, or a fold the user opened; or the old leaf was only drawn because it was the leaf),
- * in which case the caller derives the graph afresh. `keptOpen` is what `graph` was derived with
- * (see `GraphOptions.keepOpen`), its active path included: the result then equals a fresh
- * derivation that keeps `keptOpen` and the new path open.
+ * The graph for `leafId`, or null when the move may change what is drawn (an entry that joins or
+ * leaves the active path takes part in folding, as `pathChangeKeepsFolds` says; the old or new
+ * leaf is a settings change, whose run ends at the leaf; or the old leaf was only drawn because it
+ * was the leaf), in which case the caller derives the graph afresh. The result then equals a
+ * fresh derivation for the new leaf.
  */
 export function restyleForLeaf(
   graph: SessionGraph,
   byId: ReadonlyMap<string, TreeNode>,
   leafId: string | null,
-  keptOpen: ReadonlySet<string>,
 ): SessionGraph | null {
   const activePath = pathTo(byId, leafId !== null && byId.has(leafId) ? leafId : null);
   const leafEntryId = drawnLeafOf(byId, activePath);
   const oldLeafId = graph.leafNodeId;
 
   if (leafEntryId !== null && graph.nodeOfEntry.get(leafEntryId) !== leafEntryId) return null;
-  for (const id of activePath) {
-    const node = graph.nodeOfEntry.get(id);
-    if (node === undefined || keptOpen.has(id)) continue;
-    if (node !== id) return null;
+  const onPath = new Set(activePath);
+  const wasOnPath = new Set(graph.activePath);
+  const changed = new Set<string>();
+  for (const id of graph.activePath) if (!onPath.has(id)) changed.add(id);
+  for (const id of activePath) if (!wasOnPath.has(id)) changed.add(id);
+  for (const id of changed) {
     const entry = byId.get(id);
-    if (!entry || !isLabelled(entry)) return null;
+    if (!entry || !pathChangeKeepsFolds(entry)) return null;
+  }
+  for (const id of [leafEntryId, oldLeafId]) {
+    const entry = id === null ? undefined : byId.get(id);
+    if (id !== null && (!entry || !standsAlone(entry))) return null;
   }
   if (oldLeafId !== null && oldLeafId !== leafEntryId) {
     const oldLeaf = byId.get(oldLeafId);
     if (!oldLeaf || !passesFilter(oldLeaf, graph.filter)) return null;
   }
 
-  const onPath = new Set(activePath);
-  const changed = new Set<string>();
-  for (const id of graph.activePath) if (!onPath.has(id)) changed.add(id);
-  const wasOnPath = new Set(graph.activePath);
-  for (const id of activePath) if (!wasOnPath.has(id)) changed.add(id);
   if (oldLeafId !== null) changed.add(oldLeafId);
   if (leafEntryId !== null) changed.add(leafEntryId);
 

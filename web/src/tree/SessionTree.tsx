@@ -139,7 +139,10 @@ function SessionTreeInner({
   const [marks] = useState(() => new ActiveMarks());
   useLayoutEffect(() => {
     const drawnOnPath = new Set<string>();
-    for (const id of graph.activePath) if (graph.nodeOfEntry.get(id) === id) drawnOnPath.add(id);
+    for (const id of graph.activePath) {
+      const node = graph.nodeOfEntry.get(id);
+      if (node === id || node?.startsWith('settings:')) drawnOnPath.add(node);
+    }
     marks.set(drawnOnPath, graph.leafNodeId);
   }, [graph, marks]);
 
@@ -322,7 +325,7 @@ function SessionTreeInner({
 
   const activate = useCallback(
     (nodeId: string) => {
-      if (nodeId.startsWith('fold:') || nodeId.startsWith('segment:')) {
+      if (/^(fold|segment|settings):/.test(nodeId)) {
         setExpanded((open) => new Set(open).add(nodeId));
         return;
       }
