@@ -67,8 +67,13 @@ describe('settings marks', () => {
       't2',
       'bu',
     ]);
+    // Continuing from one of them keeps the opened run open.
     const moved = sessionToGraph(tree, { leafId: 'm2', expanded: new Set(['settings:m1']) });
     expect(moved.leafNodeId).toBe('m2');
+    expect(ids(moved.nodes)).toEqual(ids(graph.nodes));
+    // A piece after the leaf opens on its own.
+    const split = sessionToGraph(tree, { leafId: 't1', expanded: new Set(['settings:m3']) });
+    expect(ids(split.nodes)).toEqual(['au', 'aa0', 'at0', 'af', 'settings:m1', 'm3', 't2', 'bu']);
   });
 
   it('keeps a branch that starts at a settings change as a mark node with both prompts under it', () => {
