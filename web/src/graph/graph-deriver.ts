@@ -56,7 +56,9 @@ export class GraphDeriver {
       graph = this.update(previous, tree, byId, leafId);
     }
     if (!graph || !index) {
-      const options = { leafId, filter, expanded };
+      // The same skeleton (a leaf move, a filter, a fold opened) keeps its index.
+      const same = previous?.sessionId === sessionId && previous.tree === tree;
+      const options = { leafId, filter, expanded, ...(same ? { index: previous.index } : {}) };
       ({ graph, index } = deriveGraph(
         tree,
         this.segmentMinItems === undefined

@@ -86,6 +86,11 @@ export interface GraphOptions {
   /** Ids of folds and segments the user opened. */
   expanded?: ReadonlySet<string>;
   segmentMinItems?: number;
+  /**
+   * The index of this very skeleton from an earlier derivation (a leaf move, a filter, a fold
+   * opened: the entries are the same), to skip indexing it again.
+   */
+  index?: GraphIndex;
 }
 
 /**
@@ -251,7 +256,7 @@ export function deriveGraph(
   const filter = options.filter ?? 'all';
   const expanded = options.expanded ?? new Set<string>();
   const segmentMin = options.segmentMinItems ?? SEGMENT_MIN_ITEMS;
-  const indexed = indexTree(tree);
+  const indexed = options.index ?? indexTree(tree);
   const { byId } = indexed;
 
   const leafId = options.leafId !== null && byId.has(options.leafId) ? options.leafId : null;
