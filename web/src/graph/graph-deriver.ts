@@ -7,15 +7,16 @@ import { deriveGraph, type GraphIndex, type SessionGraph } from './session-to-gr
 /*
  * The derived graph of the open session as it changes. Entries appended at the leaf and labels
  * set on unfolded entries update the last graph in place of a new derivation (`grow-graph.ts`); a
- * leaf move that changes no fold restyles the nodes whose marks changed (`leaf-restyle.ts`).
- * Anything else (a filter, a fold opened, a leaf move that folds or unfolds something) derives the
- * graph afresh. Every answer equals `sessionToGraph(tree, { leafId, filter, expanded })`: what
- * folds depends on the session and the leaf, never on what this page drew before, so the graph a
- * reload draws is the one grown live (`fold-rules.ts`).
+ * leaf move restyles the nodes whose marks changed (`leaf-restyle.ts`). Anything else (a filter,
+ * a fold opened, a move into a fold) derives the graph afresh. Every settled answer equals
+ * `sessionToGraph(tree, { leafId, filter, expanded })`: what folds depends on the session and the
+ * leaf, never on what this page drew before, so the graph a reload draws is the one grown live
+ * (`fold-rules.ts`). A leaf move that folds the branch it leaves is shown at once with the old
+ * shape and is not settled; `derive(…, true)`, which the page calls once idle, then folds it.
  */
 
 /** How the last graph was made. */
-export type DerivationStep = 'derive' | 'restyle' | 'grow' | 'relabel';
+export type DerivationStep = 'derive' | 'restyle' | 'interim' | 'grow' | 'relabel';
 
 interface Derivation {
   sessionId: string;
@@ -29,8 +30,18 @@ interface Derivation {
 
 export class GraphDeriver {
   private last: Derivation | null = null;
+  /**
+   * Whether the last graph kept a shape a fresh derivation would change (an interim restyle, and
+   * whatever grew from it): `derive(…, true)` then derives it afresh.
+   */
+  private interim = false;
   /** How the graph last returned by `derive` was made. */
   step: DerivationStep = 'derive';
+
+  /** Whether the last graph equals a fresh derivation (else the caller settles it when idle). */
+  get settled(): boolean {
+    return !this.interim;
+  }
 
   /** `segmentMinItems` as `GraphOptions` has it (tests use small ones). */
   constructor(private readonly segmentMinItems?: number) {}
@@ -42,6 +53,7 @@ export class GraphDeriver {
     leafId: string | null,
     filter: TreeFilter,
     expanded: ReadonlySet<string>,
+    settle = false,
   ): SessionGraph {
     const previous = this.last;
     let graph: SessionGraph | null = null;
@@ -50,7 +62,8 @@ export class GraphDeriver {
       previous &&
       previous.sessionId === sessionId &&
       previous.filter === filter &&
-      previous.expanded === expanded
+      previous.expanded === expanded &&
+      !(settle && this.interim)
     ) {
       index = previous.index;
       graph = this.update(previous, tree, byId, leafId);
@@ -66,6 +79,7 @@ export class GraphDeriver {
           : { ...options, segmentMinItems: this.segmentMinItems },
       ));
       this.step = 'derive';
+      this.interim = false;
     }
     this.last = { sessionId, tree, filter, expanded, graph, index };
     return graph;
@@ -78,10 +92,7 @@ export class GraphDeriver {
     byId: ReadonlyMap<string, TreeNode>,
     leafId: string | null,
   ): SessionGraph | null {
-    if (previous.tree === tree) {
-      this.step = 'restyle';
-      return restyleForLeaf(previous.graph, byId, leafId);
-    }
+    if (previous.tree === tree) return this.moveLeaf(previous.graph, byId, leafId);
     const before = previous.tree;
     if (tree.length < before.length) return null;
     let changed = -1;
@@ -102,10 +113,32 @@ export class GraphDeriver {
     const parentId = appended[0]!.parentId;
     if (parentId !== graph.activePath[graph.activePath.length - 1]) {
       if (parentId === null || !previous.index.byId.has(parentId)) return null;
-      graph = restyleForLeaf(graph, byId, parentId);
+      graph = this.moveLeaf(graph, byId, parentId);
       if (!graph) return null;
     }
     this.step = 'grow';
     return growGraph(graph, previous.index, appended, leafId);
+  }
+
+  /**
+   * `graph` restyled for a leaf move: exactly when nothing folds or unfolds, else in the interim
+   * (the move shows at once; the fold of the branch left behind waits for the page to be idle).
+   */
+  private moveLeaf(
+    graph: SessionGraph,
+    byId: ReadonlyMap<string, TreeNode>,
+    leafId: string | null,
+  ): SessionGraph | null {
+    const exact = restyleForLeaf(graph, byId, leafId, 'exact');
+    if (exact) {
+      this.step = 'restyle';
+      return exact;
+    }
+    const interim = restyleForLeaf(graph, byId, leafId, 'interim');
+    if (interim) {
+      this.step = 'interim';
+      this.interim = true;
+    }
+    return interim;
   }
 }

@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import { passesFilter } from './entry-kinds';
+import { isSettingsEntry, passesFilter } from './entry-kinds';
 import { pathChangeKeepsFolds, standsAlone } from './fold-rules';
 import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from './session-to-graph';
 
@@ -10,16 +10,25 @@ import { drawnLeafOf, edgeOf, pathTo, type GraphNode, type SessionGraph } from '
  */
 
 /**
- * The graph for `leafId`, or null when the move may change what is drawn (an entry that joins or
- * leaves the active path takes part in folding, as `pathChangeKeepsFolds` says; the old or new
- * leaf is a settings change, whose run ends at the leaf; or the old leaf was only drawn because it
- * was the leaf), in which case the caller derives the graph afresh. The result then equals a
- * fresh derivation for the new leaf.
+ * How exact a restyle must be. `exact`: it equals a fresh derivation for the new leaf, so it
+ * answers only when no entry that joins or leaves the active path takes part in folding
+ * (`pathChangeKeepsFolds`). `interim`: it keeps the drawn shape for a leaf move that would fold or
+ * unfold something (the branch left behind folds, as a reload would fold it), as long as the new
+ * leaf and the new path are drawn; the caller derives the exact graph once the page is idle.
+ */
+export type RestyleMode = 'exact' | 'interim';
+
+/**
+ * The graph for `leafId` with the drawn shape kept, or null when it cannot be (see `RestyleMode`;
+ * in either mode the new leaf must be drawn on its own and not be a settings change, whose run
+ * ends at the leaf, and the old leaf must not have been drawn only for being the leaf), in which
+ * case the caller derives the graph afresh.
  */
 export function restyleForLeaf(
   graph: SessionGraph,
   byId: ReadonlyMap<string, TreeNode>,
   leafId: string | null,
+  mode: RestyleMode = 'exact',
 ): SessionGraph | null {
   const activePath = pathTo(byId, leafId !== null && byId.has(leafId) ? leafId : null);
   const leafEntryId = drawnLeafOf(byId, activePath);
@@ -33,7 +42,11 @@ export function restyleForLeaf(
   for (const id of activePath) if (!wasOnPath.has(id)) changed.add(id);
   for (const id of changed) {
     const entry = byId.get(id);
-    if (!entry || !pathChangeKeepsFolds(entry)) return null;
+    if (!entry) return null;
+    if (mode === 'exact' && !pathChangeKeepsFolds(entry)) return null;
+    // The new path is never inside a tool-loop fold or a segment (its settings may be marks).
+    const node = graph.nodeOfEntry.get(id);
+    if (onPath.has(id) && node !== undefined && node !== id && !isSettingsEntry(entry)) return null;
   }
   for (const id of [leafEntryId, oldLeafId]) {
     const entry = id === null ? undefined : byId.get(id);
