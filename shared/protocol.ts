@@ -275,6 +275,8 @@ export const ModelSummarySchema = z.object({
   /** Whether the model sees images (those sent to a model that does not are replaced by a note). */
   images: z.boolean().optional(),
   demo: z.boolean().optional(),
+  /** Set when the server holds no API key for the model: why, in words a person acts on. */
+  noKey: z.string().optional(),
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 

@@ -48,10 +48,10 @@ export class SessionHub {
   }
 
   models(): ModelSummary[] {
-    return this.opts
-      .catalog()
-      .list()
-      .map((model) => ({
+    const catalog = this.opts.catalog();
+    return catalog.list().map((model) => {
+      const noKey = catalog.missingKeyReason(model.id);
+      return {
         id: model.id,
         name: model.name,
         provider: model.provider,
@@ -61,7 +61,9 @@ export class SessionHub {
         thinkingLevels: supportedThinkingLevels(model),
         images: supportsImages(model),
         ...(model.demo ? { demo: true } : {}),
-      }));
+        ...(noKey ? { noKey } : {}),
+      };
+    });
   }
 
   get(sessionId: string): LiveSession | undefined {

@@ -87,6 +87,46 @@ describe('model catalog', () => {
     expect(catalog.publicInfo().find((m) => m.id === 'gpt-4o')?.hasApiKey).toBe(true);
   });
 
+  it('says why a model has no key, naming what to set and never a key', () => {
+    const catalog = ModelCatalog.load({
+      dataDir: dataDir({
+        models: [
+          {
+            id: 'router',
+            provider: 'openrouter',
+            baseUrl: 'https://openrouter.ai/api/v1',
+            contextWindow: 1000,
+            maxOutputTokens: 100,
+            apiKeyEnv: 'ROUTER_KEY',
+          },
+          {
+            id: 'bare',
+            provider: 'x',
+            baseUrl: 'http://h/v1',
+            contextWindow: 1000,
+            maxOutputTokens: 100,
+          },
+          {
+            id: 'filekey',
+            provider: 'x',
+            baseUrl: 'http://h/v1',
+            contextWindow: 1000,
+            maxOutputTokens: 100,
+            apiKey: 'file-secret',
+          },
+        ],
+      }),
+      env: {},
+    });
+    expect(catalog.missingKeyReason('router')).toBe(
+      'No API key: set ROUTER_KEY or add "apiKey" to models.json',
+    );
+    expect(catalog.missingKeyReason('gpt-4o')).toContain('OPENAI_API_KEY');
+    expect(catalog.missingKeyReason('bare')).toContain('"apiKey"');
+    expect(catalog.missingKeyReason('filekey')).toBeUndefined();
+    expect(catalog.missingKeyReason('arbor-demo')).toBeUndefined();
+  });
+
   it('never sends the OpenAI key to another endpoint a built-in entry was pointed at', () => {
     const catalog = ModelCatalog.load({
       dataDir: dataDir({

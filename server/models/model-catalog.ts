@@ -380,6 +380,24 @@ export class ModelCatalog {
     return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
   }
 
+  /**
+   * Why a model has no key to send, in words a person acts on, or undefined when it has one.
+   * Names the environment variable to set (never a key), as the error of a send without one does.
+   */
+  missingKeyReason(id: string): string | undefined {
+    if (this.apiKeyFor(id) !== undefined) return undefined;
+    const model = this.models.get(id);
+    if (!model) return undefined;
+    if (this.piKeys.has(id))
+      return 'No API key: the key in models.json names an environment variable that is not set';
+    const envName =
+      model.apiKeyEnv ??
+      (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);
+    return envName
+      ? `No API key: set ${envName} or add "apiKey" to models.json`
+      : 'No API key: add "apiKey" or "apiKeyEnv" to its entry in models.json';
+  }
+
   /** The catalog as a browser may see it: no keys, no key variable names. */
   publicInfo(): PublicModelInfo[] {
     return this.list().map(({ apiKeyEnv: _env, ...model }) => ({

@@ -1,5 +1,6 @@
 import { memo, useState } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
+import { ModelPicker } from './ModelPicker';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 
 interface ChatToolbarProps {
@@ -62,21 +63,12 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
           />
         ) : (
           <>
-            <select
-              aria-label="Model"
-              value={state?.modelId ?? ''}
+            <ModelPicker
+              modelId={state?.modelId ?? null}
+              models={models}
               disabled={!props.canWrite || !state}
-              onChange={(event) => props.onModel(event.target.value)}
-            >
-              {models.map((model) => (
-                <option key={model.id} value={model.id}>
-                  {model.name}
-                </option>
-              ))}
-              {state && !models.some((m) => m.id === state.modelId) ? (
-                <option value={state.modelId}>{state.modelId}</option>
-              ) : null}
-            </select>
+              onModel={props.onModel}
+            />
             <ThinkingLevelPicker
               level={state?.thinkingLevel ?? null}
               reasons={model?.reasoning}

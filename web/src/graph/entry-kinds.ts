@@ -69,3 +69,12 @@ export function isLoopMember(entry: TreeNode): boolean {
     (entry.role === 'assistant' || entry.role === 'toolResult' || entry.role === 'bashExecution')
   );
 }
+
+/** Model, thinking-level and session-name changes: drawn as marks on the path, not as nodes. */
+export function isSettingsEntry(entry: TreeNode): boolean {
+  return (
+    entry.type === 'model_change' ||
+    entry.type === 'thinking_level_change' ||
+    entry.type === 'session_info'
+  );
+}

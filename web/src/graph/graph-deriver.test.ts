@@ -143,8 +143,54 @@ describe('GraphDeriver', () => {
     expect(deriver.step).toBe('derive');
   });
 
+  it('draws after a live conversation with branches what a reload draws', () => {
+    // Two turns with tools, a model change and a third turn, then a branch from the second prompt.
+    const live = new GraphDeriver();
+    let tree: TreeNode[] = [];
+    let leaf: string | null = null;
+    const show = (settle = false) =>
+      live.derive('s', tree, new Map(tree.map((e) => [e.id, e])), leaf, 'all', none, settle);
+    const grow = (entries: TreeNode[]): void => {
+      for (const entry of entries) {
+        tree = [...tree, entry];
+        leaf = entry.id;
+        show();
+      }
+    };
+    grow(turn(null, 'a', 2));
+    grow(turn('af', 'b', 2));
+    grow([node({ id: 'm1', type: 'model_change' }, 'bf')]);
+    grow(turn('m1', 'c', 1));
+    // The user clicks prompt "b": the leaf moves to its parent at once, in the old shape.
+    leaf = 'af';
+    expect(show().nodeOfEntry.get('bt0')).toBe('bt0');
+    expect(live.settled).toBe(false);
+    grow(turn('af', 'd', 1));
+    // Once the page is idle it settles the graph: the branch left behind folds.
+    const settled = show(true);
+    expect(live.settled).toBe(true);
+    const reloaded = new GraphDeriver().derive(
+      's',
+      tree,
+      new Map(tree.map((e) => [e.id, e])),
+      leaf,
+      'all',
+      none,
+    );
+    expect(settled.nodes.length).toBe(reloaded.nodes.length);
+    expect(contents(settled)).toBe(contents(reloaded));
+    expect(settled.nodeOfEntry.get('bt0')).toBe('fold:ba0');
+  });
+
   it('equals a fresh derivation, and its extended layout a fresh layout, over random sessions', () => {
-    const steps: Record<DerivationStep, number> = { derive: 0, restyle: 0, grow: 0, relabel: 0 };
+    const steps: Record<DerivationStep, number> = {
+      derive: 0,
+      restyle: 0,
+      interim: 0,
+      grow: 0,
+      relabel: 0,
+    };
+    let settles = 0;
     let extended = 0;
     for (let seed = 1; seed <= 40; seed++) {
       const random = prng(seed * 7919);
@@ -167,18 +213,26 @@ describe('GraphDeriver', () => {
         } else if (r < 0.8) session.label(random() < 0.7);
         else if (r < 0.83) filter = TREE_FILTERS[Math.floor(random() * TREE_FILTERS.length)]!;
         else if (r < 0.86) {
-          const folds = deriver.keepOpen.size ? placementFolds(placement) : [];
+          const folds = placementFolds(placement);
           if (folds.length) expanded = new Set([...expanded, folds[0]!]);
         }
         // else: nothing changed (a re-render).
         const byId = session.byId();
-        const graph = deriver.derive('s', session.tree, byId, session.leafId, filter, expanded);
+        let graph = deriver.derive('s', session.tree, byId, session.leafId, filter, expanded);
         steps[deriver.step]++;
+        if (!deriver.settled) {
+          // An interim graph shows the new leaf and path drawn, each on its own.
+          expect(graph.nodeOfEntry.get(graph.leafNodeId ?? '')).toBe(graph.leafNodeId ?? undefined);
+          // The page settles it once idle; sometimes more changes come first.
+          if (random() < 0.5) continue;
+          graph = deriver.derive('s', session.tree, byId, session.leafId, filter, expanded, true);
+          expect(deriver.settled).toBe(true);
+          settles++;
+        }
         const fresh = sessionToGraph(session.tree, {
           leafId: session.leafId,
           filter,
           expanded,
-          keepOpen: new Set(deriver.keepOpen),
           ...(seed % 2 === 0 ? { segmentMinItems: 4 } : {}),
         });
         expect(contents(graph)).toBe(contents(fresh));
@@ -197,7 +251,9 @@ describe('GraphDeriver', () => {
       }
     }
     // The incremental paths are taken often enough for the comparison to mean something.
-    expect(steps.grow).toBeGreaterThan(400);
+    expect(steps.grow).toBeGreaterThan(300);
+    expect(steps.interim).toBeGreaterThan(20);
+    expect(settles).toBeGreaterThan(10);
     expect(steps.relabel).toBeGreaterThan(10);
     expect(extended).toBeGreaterThan(100);
   });

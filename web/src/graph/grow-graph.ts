@@ -1,7 +1,9 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import { entryRole, isAlwaysHidden, isLabelled, passesFilter } from './entry-kinds';
+import { entryRole, isAlwaysHidden, passesFilter } from './entry-kinds';
+import { standsAlone, labelChangeKeepsFolds } from './fold-rules';
 import {
   edgeOf,
+  type EntryItem,
   type GraphEdge,
   type GraphIndex,
   type GraphNode,
@@ -13,8 +15,8 @@ import {
  * The common changes of a streaming session without deriving the graph again: entries appended at
  * the leaf (each step of an answer, a prompt that opens a branch, a label entry) and a label set
  * on an entry that is drawn on its own and stays unfolded either way. Each function answers only
- * when the change is local — it then equals `sessionToGraph` of the new skeleton with the new
- * active path kept open — and otherwise returns null for the caller to derive afresh.
+ * when the change is local — it then equals `sessionToGraph` of the new skeleton and leaf, as the
+ * rules of `fold-rules.ts` fold it — and otherwise returns null for the caller to derive afresh.
  */
 
 /** How a drawn shape came from its predecessor's: nodes added (in order) under their parents. */
@@ -39,11 +41,11 @@ function grownShape(from: object, added: ShapeGrowth['added']): object {
 
 /**
  * The graph once `appended` (the skeleton's new entries, in file order) joined it with the leaf
- * on the last of them, or null. `graph` must have been drawn from `index` with its active path
- * kept open; `index`, and `graph`'s `nodeOfEntry` and `childrenOf`, are brought up to date in
+ * on the last of them, or null. `graph` must have been drawn from `index`; `index`, and `graph`'s `nodeOfEntry` and `childrenOf`, are brought up to date in
  * place only when this answers. Answers when the entries form
  * a chain under the old leaf, the first newest among its siblings, and the old leaf's drawn node
- * stays drawn: every node they hang under is then on the active path, so nothing folds or unfolds.
+ * stays drawn as an entry of its own, and each entry grows alone (`standsAlone`: no settings marks):
+ * every node they hang under is then on the active path, so nothing folds or unfolds.
  */
 export function growGraph(
   graph: SessionGraph,
@@ -56,6 +58,7 @@ export function growGraph(
   const oldDrawn = graph.leafNodeId;
   const last = appended[appended.length - 1];
   if (!last || oldLeaf === undefined || oldDrawn === null || leafId !== last.id) return null;
+  if (graph.nodeOfEntry.get(oldDrawn) !== oldDrawn || !appended.every(standsAlone)) return null;
 
   let parent = oldLeaf;
   const fresh = new Set<string>();
@@ -181,7 +184,7 @@ function sameBesidesLabel(a: TreeNode, b: TreeNode): boolean {
 /**
  * The graph once `next` replaced `previous` in the skeleton (the same entry with another label),
  * or null. Answers when the entry is drawn on its own and is kept unfolded with or without a
- * label (on the active path, the leaf, kept open, or labelled before and after), outside the
+ * label (on the active path, the leaf, or labelled before and after), outside the
  * "Labelled" filter. The shape is new (its node changed) but grown by nothing, so its layout holds.
  */
 export function relabelGraph(
@@ -189,7 +192,6 @@ export function relabelGraph(
   index: GraphIndex,
   previous: TreeNode,
   next: TreeNode,
-  keepOpen: ReadonlySet<string>,
 ): SessionGraph | null {
   const id = next.id;
   if (graph.filter === 'labelled' || !sameBesidesLabel(previous, next)) return null;
@@ -197,12 +199,7 @@ export function relabelGraph(
   const at = graph.nodes.findIndex((node) => node.id === id);
   const node = graph.nodes[at];
   if (!node) return null;
-  const pinned =
-    node.data.onPath ||
-    node.data.isLeaf ||
-    keepOpen.has(id) ||
-    (isLabelled(previous) && isLabelled(next));
-  if (!pinned) return null;
+  if (!labelChangeKeepsFolds(previous, next, node.data.onPath, node.data.isLeaf)) return null;
   let list = previous.parentId === null ? undefined : index.children.get(previous.parentId);
   let slot = list ? list.indexOf(previous) : -1;
   if (slot < 0) {
@@ -213,8 +210,11 @@ export function relabelGraph(
 
   list[slot] = next;
   index.byId.set(id, next);
+  const before = node.data.item;
+  const item: EntryItem = { kind: 'entry', id, entry: next, role: entryRole(next) };
+  if (before.kind === 'entry' && before.settings) item.settings = before.settings;
   const data: GraphNodeData = {
-    item: { kind: 'entry', id, entry: next, role: entryRole(next) },
+    item,
     parentId: node.data.parentId,
     onPath: node.data.onPath,
     isLeaf: node.data.isLeaf,

@@ -74,7 +74,7 @@ for (let i = 0; i < 60; i++) {
   tip = next.id;
 
   const t0 = performance.now();
-  const fresh = sessionToGraph(current, { leafId: tip, keepOpen: deriver.keepOpen });
+  const fresh = sessionToGraph(current, { leafId: tip });
   const tDerived = performance.now();
   fullPlacement(fresh);
   const t1 = performance.now();

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { sessionToGraph, describeItem, type GraphNode } from './session-to-graph';
-import { isUserLike, TREE_FILTERS } from './entry-kinds';
+import type { TreeNode } from '../../../shared/session-entries';
+import {
+  sessionToGraph,
+  describeItem,
+  type GraphNode,
+  type SessionGraph,
+} from './session-to-graph';
+import { isSettingsEntry, isUserLike, TREE_FILTERS } from './entry-kinds';
 import { prng } from '../../../shared/prng';
 import { chain, node, randomTree, turn } from '../test-support/tree-builder';
 
 const ids = (nodes: GraphNode[]): string[] => nodes.map((n) => n.id);
+const byId = (tree: TreeNode[]) => new Map(tree.map((e) => [e.id, e]));
+const onPathIds = (graph: SessionGraph) =>
+  new Set(graph.nodes.filter((n) => n.data.onPath).map((n) => n.id));
 
 describe('sessionToGraph', () => {
   it('draws every entry of a linear session with the active path marked and the leaf current', () => {
@@ -70,7 +79,7 @@ describe('sessionToGraph', () => {
     let parent = 'rf';
     for (let i = 0; i < 8; i++) {
       tree.push(...turn(parent, `b${i}`, i % 2));
-      tree.push(...chain(`b${i}f`, [{ id: `b${i}m`, type: 'model_change' }]));
+      tree.push(...chain(`b${i}f`, [{ id: `b${i}m`, type: 'branch_summary' }]));
       parent = `b${i}m`;
     }
     tree.push(...turn('rf', 'main'));
@@ -102,12 +111,6 @@ describe('sessionToGraph', () => {
     ];
     const graph = sessionToGraph(tree, { leafId: 'mf' });
     expect(ids(graph.nodes)).toEqual(['ru', 'rf', 'su', 'fold:sa0', 'tu', 'tf', 'mu', 'mf']);
-  });
-
-  it('never folds entries the caller keeps open', () => {
-    const tree = [...turn(null, 'm'), ...turn('mf', 's', 2), ...turn('mf', 'n')];
-    const graph = sessionToGraph(tree, { leafId: 'nf', keepOpen: new Set(['sa0', 'st0']) });
-    expect(ids(graph.nodes)).toEqual(['mu', 'mf', 'su', 'sa0', 'st0', 'fold:sa1', 'nu', 'nf']);
   });
 
   it('hides label entries and Arbor leaf markers, drawing the leaf at the nearest shown entry', () => {
@@ -220,9 +223,15 @@ describe('sessionToGraph', () => {
         }
         for (const id of graph.activePath) {
           const drawnAt = graph.nodeOfEntry.get(id);
-          if (drawnAt !== undefined) expect(drawnAt).toBe(id);
+          if (drawnAt === undefined) continue;
+          // A settings change of the path is a mark: a chip on a path node, or a node of its own.
+          if (isSettingsEntry(byId(tree).get(id)!))
+            expect(
+              drawnAt === id || drawnAt.startsWith('settings:') || onPathIds(graph).has(drawnAt),
+            ).toBe(true);
+          else expect(drawnAt).toBe(id);
         }
-        if (graph.leafNodeId !== null)
+        if (graph.leafNodeId !== null && !graph.leafNodeId.startsWith('settings:'))
           expect(graph.nodeOfEntry.get(graph.leafNodeId)).toBe(graph.leafNodeId);
         for (const entry of tree)
           if (isUserLike(entry) && (filter === 'all' || filter === 'user-only'))

@@ -1,23 +1,13 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import {
-  entryRole,
-  isAlwaysHidden,
-  isLabelled,
-  isLoopMember,
-  isUserLike,
-  passesFilter,
-  type TreeFilter,
-} from './entry-kinds';
+import { entryRole, isAlwaysHidden, passesFilter, type TreeFilter } from './entry-kinds';
+import { foldForest, isPinned, SEGMENT_MIN_ITEMS, type Work } from './fold-rules';
 
 /*
  * Derives what the session graph shows from the tree skeleton: which entries are visible under a
- * filter, which runs fold into one node, and which nodes form the active path. Pure and linear in
- * the number of entries. User messages are always their own nodes; the leaf, the active path and
- * the entries the caller keeps open are never inside a fold.
+ * filter, which runs fold into one node (the rules are `fold-rules.ts`'s), and which nodes form
+ * the active path. Pure and linear in the number of entries. User messages are always their own
+ * nodes; the leaf and the active path are never inside a tool-loop fold or a segment.
  */
-
-/** A long unbranched run of turns off the active path folds from this many items on. */
-export const SEGMENT_MIN_ITEMS = 12;
 
 export interface EntryItem {
   kind: 'entry';
@@ -25,18 +15,21 @@ export interface EntryItem {
   entry: TreeNode;
   /** Role shown to people and written to `data-role`: message role or entry type. */
   role: string;
+  /** The run of settings changes just above it, drawn as a chip on this node (root-most first). */
+  settings?: TreeNode[];
 }
 
 export interface FoldItem {
   /**
    * `fold`: the tool loop of one turn. `segment`: everything but the prompt of one turn inside a
    * long unbranched run of turns (the prompts of the run stay drawn between the segments).
+   * `settings`: a run of settings changes with no single node after it to carry it as a chip.
    */
-  kind: 'fold' | 'segment';
+  kind: 'fold' | 'segment' | 'settings';
   id: string;
   /** The entries inside, root-most first. */
   members: TreeNode[];
-  role: 'fold' | 'segment';
+  role: 'fold' | 'segment' | 'settings';
 }
 
 export type GraphItem = EntryItem | FoldItem;
@@ -53,7 +46,7 @@ export interface GraphNodeData extends Record<string, unknown> {
 
 export interface GraphNode {
   id: string;
-  type: 'entry' | 'fold';
+  type: 'entry' | 'fold' | 'settings';
   position: { x: number; y: number };
   data: GraphNodeData;
 }
@@ -92,13 +85,12 @@ export interface GraphOptions {
   filter?: TreeFilter;
   /** Ids of folds and segments the user opened. */
   expanded?: ReadonlySet<string>;
-  /**
-   * Entries never folded, besides the active path and labelled entries: the page passes every
-   * entry the active path went through while it was open, so leaving a branch does not fold it
-   * under the user's eyes (and a leaf move keeps the drawn shape).
-   */
-  keepOpen?: ReadonlySet<string>;
   segmentMinItems?: number;
+  /**
+   * The index of this very skeleton from an earlier derivation (a leaf move, a filter, a fold
+   * opened: the entries are the same), to skip indexing it again.
+   */
+  index?: GraphIndex;
 }
 
 /**
@@ -193,96 +185,6 @@ export function pathTo(byId: ReadonlyMap<string, TreeNode>, leafId: string | nul
   return path.reverse();
 }
 
-interface Work {
-  item: GraphItem;
-  children: Work[];
-  onPath: boolean;
-  isLeaf: boolean;
-  pinned: boolean;
-}
-
-interface ChainRule {
-  /** May this item be part of a chain at all (an unpinned item of the right kind)? */
-  inChain(work: Work): boolean;
-  /** Chains shorter than this stay as they are. */
-  minChain: number;
-  /** May this item go into a fold (items that may not split the chain into pieces)? */
-  foldable(work: Work): boolean;
-  /** Pieces (maximal runs of foldable items) shorter than this stay as they are. */
-  minPiece: number;
-  makeFold(piece: Work[]): FoldItem;
-}
-
-/**
- * Finds every maximal chain of items (each one's only child is the next) the rule admits, and in
- * chains long enough replaces each long enough run of foldable items with one fold item, unless
- * the user opened that fold. Items that are not foldable stay drawn, linked to the folds around.
- */
-function collapseChains(roots: Work[], rule: ChainRule, expanded: ReadonlySet<string>): Work[] {
-  // Iterative, so that a 10,000-entry chain does not exhaust the call stack.
-  const top = roots.slice();
-  const slots: { list: Work[]; index: number }[] = [];
-  const pushChildren = (list: Work[]): void => {
-    for (let i = 0; i < list.length; i++) slots.push({ list, index: i });
-  };
-  pushChildren(top);
-  while (slots.length > 0) {
-    const { list, index } = slots.pop()!;
-    const start = list[index]!;
-    if (!rule.inChain(start)) {
-      pushChildren(start.children);
-      continue;
-    }
-    const chain = [start];
-    let last = start;
-    while (last.children.length === 1 && rule.inChain(last.children[0]!)) {
-      last = last.children[0]!;
-      chain.push(last);
-    }
-    const tail = last.children;
-    if (chain.length < rule.minChain) {
-      pushChildren(tail);
-      continue;
-    }
-    const drawn: Work[] = [];
-    let piece: Work[] = [];
-    const closePiece = (): void => {
-      const fold = piece.length >= rule.minPiece ? rule.makeFold(piece) : null;
-      if (fold && !expanded.has(fold.id))
-        drawn.push({ item: fold, children: [], onPath: false, isLeaf: false, pinned: false });
-      else drawn.push(...piece);
-      piece = [];
-    };
-    for (const work of chain) {
-      if (rule.foldable(work)) {
-        piece.push(work);
-        continue;
-      }
-      closePiece();
-      drawn.push(work);
-    }
-    closePiece();
-    for (let i = 0; i < drawn.length - 1; i++) drawn[i]!.children = [drawn[i + 1]!];
-    drawn[drawn.length - 1]!.children = tail;
-    list[index] = drawn[0]!;
-    pushChildren(tail);
-  }
-  return top;
-}
-
-function membersOf(chain: Work[]): TreeNode[] {
-  const members: TreeNode[] = [];
-  for (const work of chain) {
-    if (work.item.kind === 'entry') members.push(work.item.entry);
-    else members.push(...work.item.members);
-  }
-  return members;
-}
-
-function isUserItem(work: Work): boolean {
-  return work.item.kind === 'entry' && isUserLike(work.item.entry);
-}
-
 /** The drawn leaf: the leaf, or its nearest ancestor that is ever drawn. */
 export function drawnLeafOf(byId: ReadonlyMap<string, TreeNode>, path: readonly string[]) {
   for (let i = path.length - 1; i >= 0; i--) {
@@ -298,7 +200,6 @@ function visibleTree(
   leafEntryId: string | null,
   onPath: ReadonlySet<string>,
   filter: TreeFilter,
-  keepOpen: ReadonlySet<string>,
 ): { roots: Work[]; walked: number } {
   const top: Work[] = [];
   const entries: TreeNode[] = [];
@@ -321,7 +222,7 @@ function visibleTree(
         isLeaf: entry.id === leafEntryId,
         pinned: false,
       };
-      work.pinned = work.onPath || work.isLeaf || isLabelled(entry) || keepOpen.has(entry.id);
+      work.pinned = isPinned(entry, work.onPath, work.isLeaf);
       if (parent) parent.children.push(work);
       else top.push(work);
       holder = work;
@@ -354,9 +255,8 @@ export function deriveGraph(
 ): { graph: SessionGraph; index: GraphIndex } {
   const filter = options.filter ?? 'all';
   const expanded = options.expanded ?? new Set<string>();
-  const keepOpen = options.keepOpen ?? new Set<string>();
   const segmentMin = options.segmentMinItems ?? SEGMENT_MIN_ITEMS;
-  const indexed = indexTree(tree);
+  const indexed = options.index ?? indexTree(tree);
   const { byId } = indexed;
 
   const leafId = options.leafId !== null && byId.has(options.leafId) ? options.leafId : null;
@@ -366,45 +266,13 @@ export function deriveGraph(
 
   // Visible tree: each shown entry hangs under its nearest shown ancestor. A walk that misses
   // entries met a parent cycle: break it and walk again.
-  let top = visibleTree(indexed, leafEntryId, onPath, filter, keepOpen);
+  let top = visibleTree(indexed, leafEntryId, onPath, filter);
   if (top.walked < indexed.byId.size) {
     breakCycles(indexed);
-    top = visibleTree(indexed, leafEntryId, onPath, filter, keepOpen);
+    top = visibleTree(indexed, leafEntryId, onPath, filter);
   }
 
-  // Fold the tool loops of turns, then the rest of each turn in long unbranched runs of turns;
-  // prompts and pinned entries are never folded.
-  const loopFolded = collapseChains(
-    top.roots,
-    {
-      inChain: (work) =>
-        !work.pinned && work.item.kind === 'entry' && isLoopMember(work.item.entry),
-      minChain: 2,
-      foldable: () => true,
-      minPiece: 2,
-      makeFold: (piece) => ({
-        kind: 'fold',
-        role: 'fold',
-        id: `fold:${piece[0]!.item.id}`,
-        members: membersOf(piece),
-      }),
-    },
-    expanded,
-  );
-  const folded = collapseChains(
-    loopFolded,
-    {
-      inChain: (work) => !work.pinned,
-      minChain: segmentMin,
-      foldable: (work) => !isUserItem(work),
-      minPiece: 2,
-      makeFold: (piece) => {
-        const members = membersOf(piece);
-        return { kind: 'segment', role: 'segment', id: `segment:${members[0]!.id}`, members };
-      },
-    },
-    expanded,
-  );
+  const folded = foldForest(top.roots, expanded, segmentMin);
 
   // Emit nodes in pre-order.
   const nodes: GraphNode[] = [];
@@ -420,6 +288,7 @@ export function deriveGraph(
     const data: GraphNodeData = { item, parentId, onPath: work.onPath, isLeaf: work.isLeaf };
     if (item.kind === 'entry') {
       nodeOfEntry.set(item.id, item.id);
+      for (const change of item.settings ?? []) nodeOfEntry.set(change.id, item.id);
       if (item.entry.label) data.label = item.entry.label;
     } else {
       for (const member of item.members) nodeOfEntry.set(member.id, item.id);
@@ -427,7 +296,7 @@ export function deriveGraph(
     if (work.isLeaf) leafNodeId = item.id;
     nodes.push({
       id: item.id,
-      type: item.kind === 'entry' ? 'entry' : 'fold',
+      type: item.kind === 'entry' ? 'entry' : item.kind === 'settings' ? 'settings' : 'fold',
       position: { x: 0, y: 0 },
       data,
     });
@@ -470,9 +339,24 @@ export function describeItem(item: GraphItem, maxLength = 80): string {
   const first = item.members.find((member) => member.preview !== '') ?? item.members[0];
   const preview = first ? first.preview.slice(0, maxLength) : '';
   const count = item.members.length;
+  if (item.kind === 'settings') return `settings: ${describeSettings(item.members)}`;
   const what =
     item.kind === 'fold'
       ? `fold: ${count} tool-loop entries`
       : `segment: ${count} entries of a turn`;
   return preview ? `${what}: ${preview}` : what;
+}
+
+const SETTING_NAMES: Record<string, string> = {
+  model_change: 'model',
+  thinking_level_change: 'thinking',
+  session_info: 'name',
+};
+
+/** A run of settings changes in words: "model openai/gpt-4o, thinking high". */
+export function describeSettings(changes: readonly TreeNode[], maxLength = 120): string {
+  const text = changes
+    .map((change) => `${SETTING_NAMES[change.type] ?? change.type} ${change.preview}`.trim())
+    .join(', ');
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }

@@ -1,6 +1,8 @@
 import { memo, useContext } from 'react';
+import type { TreeNode } from '../../../shared/session-entries';
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
-import { describeItem, type GraphNodeData } from '../graph/session-to-graph';
+import { describeItem, describeSettings, type GraphNodeData } from '../graph/session-to-graph';
+import { settingsMarkId } from '../graph/settings-marks';
 import { TreeActionsContext } from './tree-actions';
 import { MARK_LEAF, MARK_NONE, useMark } from './active-marks';
 import { ContextEditsContext } from './context-edit-marks';
@@ -19,6 +21,29 @@ const ROLE_MARK: Record<string, string> = {
   system: 'System',
   context_edit: 'Edit',
 };
+
+/** The settings changes just above a node: a chip that opens them into nodes of their own. */
+function SettingsChip({ changes }: { changes: readonly TreeNode[] }) {
+  const actions = useContext(TreeActionsContext);
+  const text = describeSettings(changes);
+  const id = settingsMarkId(changes[0]!);
+  return (
+    <button
+      type="button"
+      className="node-settings-chip"
+      tabIndex={-1}
+      data-settings-id={id}
+      aria-label={`Settings changed before this: ${text}. Show them`}
+      title={`Settings changed before this: ${text}`}
+      onClick={(event) => {
+        event.stopPropagation();
+        actions.activate(id);
+      }}
+    >
+      ⚙ {changes.length === 1 ? text : `${changes.length} changes`}
+    </button>
+  );
+}
 
 /** One entry of the session drawn as a node: role, preview, label, leaf and path marks. */
 export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphNodeData>>) {
@@ -65,6 +90,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
           </span>
         ) : null}
       </div>
+      {item.settings ? <SettingsChip changes={item.settings} /> : null}
       {actions.readOnly ? null : (
         <button
           type="button"

@@ -24,6 +24,7 @@ import { useSessionGraph } from './use-session-graph';
 import { useGraphLayout } from './use-graph-layout';
 import { useEntryReveal } from './use-entry-reveal';
 import { FULL_DRAW_LIMIT, useGraphWindow } from './use-graph-window';
+import { useLeafFollow } from './use-leaf-follow';
 
 export interface SessionTreeProps {
   sessionId: string;
@@ -50,9 +51,6 @@ const NODE_HANDLES: NodeHandle[] = [
     height: 1,
   },
 ];
-
-/** How close to the canvas edge (in screen pixels) the leaf may sit before the view follows it. */
-const FOLLOW_MARGIN = 24;
 
 type Point = { x: number; y: number };
 
@@ -140,7 +138,10 @@ function SessionTreeInner({
   const [marks] = useState(() => new ActiveMarks());
   useLayoutEffect(() => {
     const drawnOnPath = new Set<string>();
-    for (const id of graph.activePath) if (graph.nodeOfEntry.get(id) === id) drawnOnPath.add(id);
+    for (const id of graph.activePath) {
+      const node = graph.nodeOfEntry.get(id);
+      if (node === id || node?.startsWith('settings:')) drawnOnPath.add(node);
+    }
     marks.set(drawnOnPath, graph.leafNodeId);
   }, [graph, marks]);
 
@@ -207,95 +208,13 @@ function SessionTreeInner({
   }, [placement, sessionId, graph, centerOn]);
 
   const canvas = useRef<HTMLDivElement>(null);
-  /** Where a node sits on the canvas, in screen pixels relative to the canvas (null: unknown). */
-  const screenBoxOf = useCallback(
-    (nodeId: string) => {
-      const at = placement?.byId.get(nodeId);
-      const box = canvas.current?.getBoundingClientRect();
-      if (!at || !box || box.width === 0) return null;
-      const { x, y, zoom } = flow.getViewport();
-      return {
-        x: at.x * zoom + x,
-        y: at.y * zoom + y,
-        width: NODE_WIDTH * zoom,
-        height: NODE_HEIGHT * zoom,
-        canvas: box,
-      };
-    },
-    [flow, placement],
+  const { isInView, onMoveStart, onMoveEnd } = useLeafFollow(
+    canvas,
+    placement,
+    sessionId,
+    graph.leafNodeId,
+    centerOn,
   );
-  const isInView = useCallback(
-    (nodeId: string): boolean => {
-      const at = screenBoxOf(nodeId);
-      return (
-        at !== null &&
-        at.x >= 0 &&
-        at.y >= 0 &&
-        at.x + at.width <= at.canvas.width &&
-        at.y + at.height <= at.canvas.height
-      );
-    },
-    [screenBoxOf],
-  );
-
-  /** Pans just enough to bring a node fully into view (centres on it when it is far away). */
-  const bringIntoView = useCallback(
-    (nodeId: string) => {
-      const at = screenBoxOf(nodeId);
-      if (!at) return;
-      const { width, height } = at.canvas;
-      if (at.x < -width || at.x > 2 * width || at.y < -height || at.y > 2 * height) {
-        centerOn(nodeId, true);
-        return;
-      }
-      const shift = (start: number, size: number, room: number): number => {
-        if (size + 2 * FOLLOW_MARGIN > room) return room / 2 - (start + size / 2);
-        if (start < FOLLOW_MARGIN) return FOLLOW_MARGIN - start;
-        if (start + size > room - FOLLOW_MARGIN) return room - FOLLOW_MARGIN - (start + size);
-        return 0;
-      };
-      const dx = shift(at.x, at.width, width);
-      const dy = shift(at.y, at.height, height);
-      if (dx === 0 && dy === 0) return;
-      const viewport = flow.getViewport();
-      void flow.setViewport(
-        { x: viewport.x + dx, y: viewport.y + dy, zoom: viewport.zoom },
-        { duration: 200 },
-      );
-    },
-    [flow, screenBoxOf, centerOn],
-  );
-
-  // Follow the leaf as it moves (a new answer, a move from another tab), unless the user has
-  // panned away from it: while they drag, or after they moved the view and the old leaf is no
-  // longer in sight, the view stays where they put it.
-  const dragging = useRef(false);
-  const userMoved = useRef(false);
-  const followed = useRef<string | null>(null);
-  useEffect(() => {
-    const leaf = graph.leafNodeId;
-    if (!placement || !leaf || followed.current === leaf) return;
-    // A leaf the running layout has not placed yet is followed once it is.
-    if (!placement.byId.has(leaf)) return;
-    const previous = followed.current;
-    followed.current = leaf;
-    if (previous === null || dragging.current) return;
-    if (userMoved.current && !isInView(previous)) return;
-    userMoved.current = false;
-    bringIntoView(leaf);
-  }, [placement, graph.leafNodeId, isInView, bringIntoView]);
-  useEffect(() => {
-    followed.current = null;
-    userMoved.current = false;
-  }, [sessionId]);
-  const onMoveStart = useCallback((event: MouseEvent | TouchEvent | null) => {
-    if (!event) return;
-    dragging.current = true;
-    userMoved.current = true;
-  }, []);
-  const onMoveEnd = useCallback(() => {
-    dragging.current = false;
-  }, []);
 
   // Search opens a session at an entry: centre on it and mark it, the leaf where it is.
   useEntryReveal({ sessionId, graph, placement, canvas, setExpanded, centerOn, setFocusedId });
@@ -326,7 +245,7 @@ function SessionTreeInner({
 
   const activate = useCallback(
     (nodeId: string) => {
-      if (nodeId.startsWith('fold:') || nodeId.startsWith('segment:')) {
+      if (/^(fold|segment|settings):/.test(nodeId)) {
         setExpanded((open) => new Set(open).add(nodeId));
         return;
       }
