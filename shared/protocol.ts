@@ -241,6 +241,8 @@ export const ContextUsageSchema = z.object({
   tokens: z.number().nullable(),
   contextWindow: z.number(),
   percent: z.number().nullable(),
+  /** `tokens` is a chars/4 estimate of the context (after a compaction, before the next answer). */
+  estimated: z.boolean().optional(),
 });
 
 /** The agent state of one session, as `AgentSession.getState()` returns it. */
