@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 
@@ -15,6 +15,8 @@ interface ChatToolbarProps {
   onFork(): void;
   onClone(): void;
   onNew(): void;
+  /** Drawn beside the context meter (what the dimmed messages mean). */
+  contextLegend?: ReactNode;
 }
 
 function compactNumber(value: number): string {
@@ -59,7 +61,14 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
           canWrite={props.canWrite}
           onLevel={props.onThinkingLevel}
         />
-        <span className="context-meter" title="Context used by the next request">
+        <span
+          className="context-meter"
+          title={
+            usage?.estimated
+              ? 'Context used by the next request (estimated: no answer since the compaction)'
+              : 'Context used by the next request'
+          }
+        >
           <meter
             aria-label="Context used"
             min={0}
@@ -68,9 +77,13 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             high={(window || 1) * 0.8}
           />
           <span>
-            {usage?.tokens === null ? '?' : compactNumber(tokens)} / {compactNumber(window)} tokens
+            {usage?.tokens === null
+              ? '?'
+              : `${usage?.estimated ? '~' : ''}${compactNumber(tokens)}`}{' '}
+            / {compactNumber(window)} tokens
           </span>
         </span>
+        {props.contextLegend}
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
