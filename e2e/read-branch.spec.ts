@@ -95,7 +95,7 @@ test("a viewer's click reads another branch in the chat, and the session's leaf 
   await expect(chatMessages(page, 'assistant').last()).toContainText('bananas');
   // A viewer may not act: nothing offers to continue from there, and it says why.
   await expect(banner(page).getByRole('button', { name: 'Continue here' })).toHaveCount(0);
-  await expect(banner(page)).toContainText('Viewers read');
+  await expect(banner(page)).toContainText('You may read this session but not act in it');
   // The session did not move, for the viewer's graph nor for the owner's tab.
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', leaf);
   await expect(leafNode(owner.page)).toHaveAttribute('data-entry-id', leaf);

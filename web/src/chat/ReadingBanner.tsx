@@ -32,7 +32,7 @@ export const ReadingBanner = memo(function ReadingBanner(props: ReadingBannerPro
         <span className="reading-banner-note">
           {props.canWrite
             ? ' The session stays where it is until you continue here.'
-            : ' Viewers read; the session stays where it is for everyone.'}
+            : ' You may read this session but not act in it: the session stays where it is.'}
         </span>
       </p>
       <div className="reading-banner-actions">
