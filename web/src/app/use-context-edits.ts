@@ -40,11 +40,20 @@ export function useContextEdits(
       },
     };
   }, [socket, sessionId, canWrite, idle, fail]);
-  const path = view ? activePathIds(view) : [];
-  const context = view ? modelContextOnPath(view, path) : undefined;
-  const edits = view
-    ? contextEditsOnPath(view, context, path)
-    : new Map<string, ContextEditShown>();
+  // Walked again only when the path, its bodies or its edits change (not on every streamed delta).
+  const byId = view?.byId;
+  const leafId = view?.leafId ?? null;
+  const bodies = view?.bodies;
+  const contextEdits = view?.contextEdits;
+  const compactions = view?.compactions;
+  const { context, edits } = useMemo(() => {
+    if (!byId || !bodies || !contextEdits || !compactions)
+      return { context: undefined, edits: new Map<string, ContextEditShown>() };
+    const shown = { byId, leafId, bodies, contextEdits, compactions };
+    const path = activePathIds(shown);
+    const context = modelContextOnPath(shown, path);
+    return { context, edits: contextEditsOnPath(shown, context, path) };
+  }, [byId, leafId, bodies, contextEdits, compactions]);
   const key = contextEditsKey(edits);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const marks = useMemo(() => edits, [key]);
