@@ -20,7 +20,6 @@ import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
-import { ContextLegend } from '../chat/ContextLegend';
 import { ContextMarksProvider } from '../tree/ContextMarksProvider';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
@@ -446,7 +445,7 @@ export function Workbench({
           onFork={forkLatest}
           onClone={clone}
           onNew={newSession}
-          contextLegend={<ContextLegend summarised={contextEdits.historyOnly.size} />}
+          summarised={contextEdits.historyOnly.size}
         />
         <ChatPane
           view={view}

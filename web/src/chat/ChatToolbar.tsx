@@ -1,5 +1,6 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useState } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
+import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 
 interface ChatToolbarProps {
@@ -15,8 +16,8 @@ interface ChatToolbarProps {
   onFork(): void;
   onClone(): void;
   onNew(): void;
-  /** Drawn beside the context meter (what the dimmed messages mean). */
-  contextLegend?: ReactNode;
+  /** How many messages of the path a compaction summarised (a legend beside the meter says so). */
+  summarised?: number;
 }
 
 function compactNumber(value: number): string {
@@ -83,7 +84,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             / {compactNumber(window)} tokens
           </span>
         </span>
-        {props.contextLegend}
+        <ContextLegend summarised={props.summarised ?? 0} />
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
