@@ -168,7 +168,7 @@ export function Workbench({
 
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
-  const reading = useReadingMode(socket, session, fail);
+  const reading = useReadingMode(socket, session, fail, setPanel);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,

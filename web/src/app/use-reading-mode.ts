@@ -48,6 +48,8 @@ export function useReadingMode(
   socket: ArborSocket,
   session: Pick<SessionHandle, 'view' | 'loadBodies' | 'receiveMessages'>,
   fail: (error: unknown) => void,
+  /** Brings the chat into sight (on a narrow screen the tree may be the panel shown). */
+  showPanel: (panel: 'chat') => void,
 ): ReadingMode {
   const { loadBodies, receiveMessages } = session;
   const view = useDeferredValue(session.view);
@@ -61,6 +63,7 @@ export function useReadingMode(
     (entryId: string) => {
       if (!sessionId) return;
       setReading({ sessionId, entryId, loaded: false });
+      showPanel('chat');
       socket
         .request<'get_path'>({ type: 'get_path', sessionId, entryId })
         .then((answer) => {
@@ -76,7 +79,7 @@ export function useReadingMode(
           fail(error);
         });
     },
-    [socket, sessionId, receiveMessages, fail],
+    [socket, sessionId, receiveMessages, fail, showPanel],
   );
 
   const back = useCallback(() => setReading(null), []);
