@@ -147,6 +147,18 @@ test('a member reads a branch with "Read this branch", then continues there', as
   await expect(chatMessages(second.page, 'user')).toHaveText([/apples/, /bananas/]);
   await expect(chatMessages(page, 'user')).toHaveText([/apples/, /bananas/]);
 
+  // From the keyboard, R reads; Enter then acts (the click rule) and shows where the leaf went.
+  const cherries = treeNode(page, 'assistant', 'cherries');
+  await cherries.focus();
+  await page.keyboard.press('r');
+  await expect(banner(page)).toContainText('Reading another branch');
+  await expect(chatMessages(page, 'user')).toHaveText([/apples/, /cherries/]);
+  await expect(leafNode(second.page)).toHaveAttribute('data-entry-id', otherAnswer);
+  await page.keyboard.press('Enter');
+  await expect(banner(page)).toHaveCount(0);
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', leaf);
+  await expect(leafNode(second.page)).toHaveAttribute('data-entry-id', leaf);
+
   await first.context.close();
   await second.context.close();
   expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);

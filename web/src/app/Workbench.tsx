@@ -485,7 +485,7 @@ export function Workbench({
               byId={view.byId}
               leafId={view.leafId}
               readOnly={!canWrite}
-              onNavigate={navigate}
+              onNavigate={reading.backThen(navigate)}
               onRead={reading.read}
               onPrefetch={prefetch}
               onSetLabel={setLabel}

@@ -3,6 +3,7 @@ import {
   useDeferredValue,
   useEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
 } from 'react';
@@ -33,7 +34,10 @@ export interface ReadingMode {
   read(entryId: string): void;
   /** Back to the current branch. */
   back(): void;
-  /** `action`, after going back to the current branch (a prompt goes to the session's leaf). */
+  /**
+   * `action`, after going back to the current branch: a prompt goes to the session's leaf, and a
+   * click that moves the leaf shows where it moved. The same function for the same action.
+   */
   backThen<A extends unknown[]>(action: (...args: A) => void): (...args: A) => void;
 }
 
@@ -105,14 +109,20 @@ export function useReadingMode(
     if (missingKey) loadBodies(missingKey.split(','));
   }, [missingKey, loadBodies]);
 
-  const backThen = useCallback(
-    <A extends unknown[]>(action: (...args: A) => void) =>
-      (...args: A) => {
+  // One wrapper per action, so a memoised component handed `backThen(action)` keeps its props.
+  const wrappers = useRef(new WeakMap<object, unknown>());
+  const backThen = useCallback(<A extends unknown[]>(action: (...args: A) => void) => {
+    const cache = wrappers.current;
+    let wrapped = cache.get(action) as ((...args: A) => void) | undefined;
+    if (!wrapped) {
+      wrapped = (...args: A) => {
         setReading(null);
         action(...args);
-      },
-    [],
-  );
+      };
+      cache.set(action, wrapped);
+    }
+    return wrapped;
+  }, []);
 
   return { entryId, chatView, read, back, backThen };
 }
