@@ -67,6 +67,7 @@ export function accessFor(command: CommandType): Access {
     case 'get_state':
     case 'get_tree':
     case 'get_entries':
+    case 'get_path':
     case 'switch_session':
     case 'ping':
       return 'read';

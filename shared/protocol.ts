@@ -158,6 +158,12 @@ export const GetTreeSchema = sessionCommand('get_tree', {});
 export const GetEntriesSchema = sessionCommand('get_entries', {
   ids: z.array(EntryIdSchema).min(1).max(500),
 });
+/**
+ * The messages of the path from the root to `entryId`, windowed as a snapshot's (the newest
+ * messages, older ones by `get_entries`): to read another branch without moving the leaf. Reads
+ * only; a viewer may ask it too (decision 076).
+ */
+export const GetPathSchema = sessionCommand('get_path', { entryId: EntryIdSchema });
 export const NavigateTreeSchema = sessionCommand('navigate_tree', {
   /** `null` moves the leaf before the first entry (an empty context). */
   targetId: EntryIdSchema.nullable(),
@@ -208,6 +214,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   GetStateSchema,
   GetTreeSchema,
   GetEntriesSchema,
+  GetPathSchema,
   NavigateTreeSchema,
   ForkSchema,
   CloneSchema,
@@ -246,6 +253,8 @@ export const ContextUsageSchema = z.object({
   tokens: z.number().nullable(),
   contextWindow: z.number(),
   percent: z.number().nullable(),
+  /** `tokens` is a chars/4 estimate of the context (after a compaction, before the next answer). */
+  estimated: z.boolean().optional(),
 });
 
 /** The agent state of one session, as `AgentSession.getState()` returns it. */
@@ -462,6 +471,11 @@ export interface CommandResults {
    * A body too big for one frame comes cut, its long strings ending in a marker (decision 055).
    */
   get_entries: { entries: Record<string, unknown>[]; missing: string[]; deferred?: string[] };
+  /**
+   * The newest messages of the path root → `entryId` (as a snapshot's `messages`, within the same
+   * window and byte budget) and how many older path messages were left out.
+   */
+  get_path: { entryId: string; messages: PathMessage[]; omittedMessages: number };
   navigate_tree: { editorText?: string; cancelled: boolean };
   /** The new session (the client subscribes to it to open it); `editorText` is the forked prompt. */
   fork: { sessionId: string; editorText: string };

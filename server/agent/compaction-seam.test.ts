@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
+import { estimateTokens } from '../compaction/token-estimates.js';
 import type { Compactor, ContextStep } from './context-transforms.js';
 import { startHarness, type Harness } from './test-support/session-harness.js';
 
@@ -77,7 +78,12 @@ describe('compaction seam', () => {
       'user',
       'assistant',
     ]);
-    expect(session.getState().contextUsage.tokens).toBeNull();
+    // The meter has a figure at once: the estimate of the new context, not pi's "unknown".
+    const estimate = session
+      .getContextMessages()
+      .reduce((sum, message) => sum + estimateTokens(message), 0);
+    expect(estimate).toBeGreaterThan(0);
+    expect(session.getState().contextUsage).toMatchObject({ tokens: estimate, estimated: true });
   });
 
   it('recovers from a context overflow by compacting once and continuing', async () => {

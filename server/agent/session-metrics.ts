@@ -3,6 +3,7 @@ import type { SessionEntry } from '../../shared/session-entries.js';
 import {
   calculateContextTokens,
   estimateContextTokens,
+  estimateTokens,
   validAssistantUsage,
 } from '../compaction/token-estimates.js';
 
@@ -16,11 +17,14 @@ export type ContextUsage = {
   tokens: number | null;
   contextWindow: number;
   percent: number | null;
+  /** True when `tokens` is only the chars/4 estimate of every message (no usage report counts). */
+  estimated?: boolean;
 };
 
 /**
- * pi's getContextUsage: after a compaction the figure is unknown (null) until an assistant has
- * answered with usage since, because older usage counts the context before compaction.
+ * pi's getContextUsage, but never unknown after a compaction: until an assistant has answered
+ * with usage since, older usage counts the context before compaction, so the figure is the chars/4
+ * estimate of every message of the new context (pi shows nothing there; decision 076).
  */
 export function contextUsage(
   branch: SessionEntry[],
@@ -43,7 +47,16 @@ export function contextUsage(
       known = calculateContextTokens(usage) > 0;
       break;
     }
-    if (!known) return { tokens: null, contextWindow, percent: null };
+    if (!known) {
+      let tokens = 0;
+      for (const message of messages) tokens += estimateTokens(message);
+      return {
+        tokens,
+        contextWindow,
+        percent: contextWindow > 0 ? (tokens / contextWindow) * 100 : null,
+        estimated: true,
+      };
+    }
   }
   const { tokens } = estimateContextTokens(messages);
   return {

@@ -21,6 +21,7 @@ const READ: CommandType[] = [
   'get_state',
   'get_tree',
   'get_entries',
+  'get_path',
   'switch_session',
   'ping',
 ];
@@ -86,6 +87,8 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
       return { type, sessionId, text: `${type} text` };
     case 'get_entries':
       return { type, sessionId, ids: [session.userEntry] };
+    case 'get_path':
+      return { type, sessionId, entryId: session.userEntry };
     case 'dequeue':
       return { type, sessionId, queue: 'followUp', index: 0, text: 'not queued' };
     case 'navigate_tree':

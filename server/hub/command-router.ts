@@ -6,6 +6,7 @@ import { accessFor, mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { fitBody } from './fit-body.js';
 import type { LiveSession } from './live-session.js';
+import { SNAPSHOT_MESSAGES, snapshotMessages } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
 
@@ -169,6 +170,19 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     case 'get_entries': {
       const live = await target(ctx, command);
       return entriesWithin(live, command.ids, ctx.frameBodyBytes);
+    }
+    case 'get_path': {
+      const live = await target(ctx, command);
+      const store = live.agent.store;
+      if (!store.getNode(command.entryId)) {
+        throw new ArborError('not_found', `No entry ${command.entryId} in this session.`);
+      }
+      const window = snapshotMessages(
+        store.getBranch(command.entryId),
+        SNAPSHOT_MESSAGES,
+        ctx.frameBodyBytes,
+      );
+      return { entryId: command.entryId, ...window };
     }
     case 'navigate_tree': {
       const live = await target(ctx, command);

@@ -1,4 +1,5 @@
 import { projectContextEntry } from '../../shared/entry-messages.js';
+import { contextElements, emitsMessage, keptBeforeCompaction } from '../../shared/model-context.js';
 import type { AgentMessage } from '../../shared/messages.js';
 import type {
   CompactionEntry,
@@ -47,20 +48,8 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: 'off', model: null };
 }
 
-/** True for entry types that can change the context: messages, and the edits of messages. */
-export function emitsMessage(type: string): boolean {
-  return (
-    type === 'message' ||
-    type === 'custom_message' ||
-    type === 'branch_summary' ||
-    type === 'context_edit'
-  );
-}
-
-/** True for what a compaction keeps from before itself: not system messages (its checkpoint). */
-export function keptBeforeCompaction(item: PathItem): boolean {
-  return emitsMessage(item.type) && !(item.type === 'message' && item.role === 'system');
-}
+// The rule of which path elements make the context lives in shared/, where the page reads it too.
+export { emitsMessage, keptBeforeCompaction };
 
 /** pi's plan for a root-first `path`. */
 export function planFromPath<T extends PathItem>(
@@ -77,22 +66,13 @@ export function planFromPath<T extends PathItem>(
     else if (item.type === 'message' && item.role === 'assistant') model = item;
     else if (item.type === 'compaction') compactionIndex = i;
   }
-  const emitted: T[] = [];
   const found = compactionIndex >= 0 ? load(path[compactionIndex]!) : undefined;
   const compaction = found?.type === 'compaction' ? found : undefined;
-  if (compaction) {
-    let kept = false;
-    for (let i = 0; i < compactionIndex; i++) {
-      const item = path[i]!;
-      if (item.id === compaction.firstKeptEntryId) kept = true;
-      if (kept && keptBeforeCompaction(item)) emitted.push(item);
-    }
-    for (let i = compactionIndex + 1; i < path.length; i++) {
-      if (emitsMessage(path[i]!.type)) emitted.push(path[i]!);
-    }
-  } else {
-    for (const item of path) if (emitsMessage(item.type)) emitted.push(item);
-  }
+  const emitted = contextElements(
+    path,
+    compaction ? compactionIndex : -1,
+    compaction?.firstKeptEntryId,
+  );
   return { thinking, model, compaction, emitted };
 }
 

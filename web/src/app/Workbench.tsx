@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { mayAccess, readsOnly } from '../../../shared/authorisation';
 import type { ImageContent } from '../../../shared/messages';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
@@ -9,14 +9,14 @@ import { clickOutcome, isEditableMessage } from '../graph/click-rule';
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
 import { activePathIds } from '../state/active-path';
-import { ChatLog } from '../chat/ChatLog';
+import { ChatPane } from '../chat/ChatPane';
 import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { useSessionList } from '../sessions/use-session-list';
 import { useSessionSearch } from '../sessions/use-session-search';
-import { ContextEditsContext } from '../tree/context-edit-marks';
+import { ContextMarksProvider } from '../tree/ContextMarksProvider';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import { sendBlockedBy } from './ConnectionBanner';
@@ -28,6 +28,7 @@ import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
 import { useEditorAfterTap } from './use-editor-after-tap';
+import { useReadingMode } from './use-reading-mode';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
@@ -139,10 +140,8 @@ export function Workbench({
     },
     [sessionId, onListClosed],
   );
-  const { view, notify, dismiss, loadBodies } = useSession(socket, sessionId, onClosed);
-  // The chat renders behind the rest of the page (an interruptible pass after each update), so a
-  // big session's graph, the editor and the controls never wait for dozens of markdown messages.
-  const chatView = useDeferredValue(view);
+  const session = useSession(socket, sessionId, onClosed);
+  const { view, notify, dismiss, loadBodies } = session;
 
   // Keep the list fresh when a run ends (first prompts, counts and times change).
   const running = view?.state.isStreaming ?? false;
@@ -160,6 +159,7 @@ export function Workbench({
 
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
+  const reading = useReadingMode(socket, session, fail, setPanel);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,
@@ -399,14 +399,15 @@ export function Workbench({
           onFork={forkLatest}
           onClone={clone}
           onNew={newSession}
+          summarised={contextEdits.historyOnly.size}
         />
-        {chatView && chatView.sessionId === view?.sessionId ? (
-          <ChatLog view={chatView} contextActions={contextEdits.actions} />
-        ) : (
-          <div className="chat-log" role="log" aria-label="Conversation">
-            <p className="chat-empty">{sessionId ? 'Opening the session…' : 'No session open.'}</p>
-          </div>
-        )}
+        <ChatPane
+          view={view}
+          reading={reading}
+          contextActions={contextEdits.actions}
+          onNavigate={navigate}
+          empty={sessionId ? 'Opening the session…' : 'No session open.'}
+        />
         {view?.retry ? (
           <p className="retry-note" role="status">
             Retrying ({view.retry.attempt}/{view.retry.maxAttempts}) after:{' '}
@@ -428,7 +429,7 @@ export function Workbench({
             sendBlocked={sendBlockedBy(status)}
             steering={view?.state.steering ?? []}
             followUp={view?.state.followUp ?? []}
-            onSend={send}
+            onSend={reading.backThen(send)}
             onAbort={abort}
             onClearQueue={clearQueue}
             onDequeue={dequeue}
@@ -436,7 +437,7 @@ export function Workbench({
         )}
       </main>
       <section className="panel panel-tree" role="region" aria-label="Session tree">
-        <ContextEditsContext.Provider value={contextEdits.marks}>
+        <ContextMarksProvider marks={contextEdits} reading={reading.entryId}>
           {view ? (
             <SessionTree
               sessionId={view.sessionId}
@@ -444,12 +445,13 @@ export function Workbench({
               byId={view.byId}
               leafId={view.leafId}
               readOnly={!canWrite}
-              onNavigate={navigate}
+              onNavigate={reading.backThen(navigate)}
+              onRead={reading.read}
               onPrefetch={prefetch}
               onSetLabel={setLabel}
             />
           ) : null}
-        </ContextEditsContext.Provider>
+        </ContextMarksProvider>
       </section>
     </div>
   );

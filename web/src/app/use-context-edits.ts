@@ -2,11 +2,14 @@ import { useMemo } from 'react';
 import type { ContextEditActions } from '../chat/ContextEditControls';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { contextEditsKey, contextEditsOnPath, type ContextEditShown } from '../state/context-edits';
+import { activePathIds } from '../state/active-path';
+import { historyOnlyKey, modelContextOnPath } from '../state/model-context';
 import type { SessionView } from '../state/session-reducer';
 
 /*
  * The page's side of context edits (decision 064): the `edit_context` command for those who may
- * act in the session, and the edits in effect on the active path for the graph's nodes.
+ * act in the session, and the edits in effect on the active path for the graph's nodes, with
+ * the entries the model's context no longer holds.
  */
 
 /**
@@ -18,7 +21,12 @@ export function useContextEdits(
   view: SessionView | null,
   canWrite: boolean,
   fail: (error: unknown) => void,
-): { actions: ContextEditActions | undefined; marks: ReadonlyMap<string, ContextEditShown> } {
+): {
+  actions: ContextEditActions | undefined;
+  marks: ReadonlyMap<string, ContextEditShown>;
+  /** Entries of the active path only in history (a compaction summarised them; decision 076). */
+  historyOnly: ReadonlySet<string>;
+} {
   const sessionId = view?.sessionId ?? null;
   const idle = view ? !view.state.isStreaming && !view.state.isCompacting : false;
   const actions = useMemo((): ContextEditActions | undefined => {
@@ -32,9 +40,28 @@ export function useContextEdits(
       },
     };
   }, [socket, sessionId, canWrite, idle, fail]);
-  const edits = view ? contextEditsOnPath(view) : new Map<string, ContextEditShown>();
+  // Walked again only when the path, its bodies or its edits change (not on every streamed delta).
+  const byId = view?.byId;
+  const leafId = view?.leafId ?? null;
+  const bodies = view?.bodies;
+  const contextEdits = view?.contextEdits;
+  const compactions = view?.compactions;
+  const { context, edits } = useMemo(() => {
+    if (!byId || !bodies || !contextEdits || !compactions)
+      return { context: undefined, edits: new Map<string, ContextEditShown>() };
+    const shown = { byId, leafId, bodies, contextEdits, compactions };
+    const path = activePathIds(shown);
+    const context = modelContextOnPath(shown, path);
+    return { context, edits: contextEditsOnPath(shown, context, path) };
+  }, [byId, leafId, bodies, contextEdits, compactions]);
   const key = contextEditsKey(edits);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const marks = useMemo(() => edits, [key]);
-  return { actions, marks };
+  const historyKey = historyOnlyKey(context);
+  const historyOnly = useMemo(
+    () => context?.historyOnly ?? new Set<string>(),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [historyKey],
+  );
+  return { actions, marks, historyOnly };
 }

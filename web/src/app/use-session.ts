@@ -3,6 +3,8 @@ import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-e
 import { chatWindow } from '../state/chat-window';
 import { missingBodies } from '../state/chat-items';
 import { missingEditBodies } from '../state/context-edits';
+import { missingCompactionBodies } from '../state/model-context';
+import type { PathMessage } from '../../../shared/protocol';
 import { sessionReducer, type SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
@@ -16,6 +18,8 @@ export interface SessionHandle {
   view: SessionView | null;
   /** Fetches the bodies of these entries unless already asked for (a click is about to need them). */
   loadBodies(ids: readonly string[]): void;
+  /** Keeps bodies the page got otherwise (a `get_path` answer) for `sessionId`. */
+  receiveMessages(sessionId: string, messages: PathMessage[]): void;
   notify(kind: 'error' | 'info', text: string): void;
   dismiss(id: number): void;
 }
@@ -134,7 +138,10 @@ export function useSession(
   // carried once the user reveals them, and the new path's after a leaf move or a compaction.
   const shown = useSyncExternalStore(chatWindow.subscribe, () => chatWindow.shownFor(sessionId));
   // Context edits on the path too: the chat and the graph show them on the entries they change.
-  const missing = live ? [...missingBodies(live, shown), ...missingEditBodies(live)] : [];
+  // And the path's last compaction: its first kept entry tells what the model's context holds.
+  const missing = live
+    ? [...missingBodies(live, shown), ...missingEditBodies(live), ...missingCompactionBodies(live)]
+    : [];
   const missingKey = missing.join(',');
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));
@@ -156,6 +163,11 @@ export function useSession(
   return {
     view: live,
     loadBodies,
+    receiveMessages: useCallback(
+      (sessionId: string, messages: PathMessage[]) =>
+        dispatch({ type: 'messages_loaded', sessionId, messages }),
+      [],
+    ),
     notify: (kind, text) => dispatch({ type: 'notice', kind, text }),
     dismiss: (id) => dispatch({ type: 'dismiss_notice', id }),
   };

@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { Fragment, memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { chatWindow, REVEAL_STEP } from '../state/chat-window';
 import { chatItems } from '../state/chat-items';
 import { isContextEditable } from '../state/context-edits';
@@ -6,6 +6,7 @@ import type { SessionView, ToolRun } from '../state/session-reducer';
 import type { ContextEditActions } from './ContextEditControls';
 import { MessageView } from './MessageView';
 import { useChatReveal } from './use-chat-reveal';
+import './context-marks.css';
 
 interface ChatLogProps {
   view: SessionView;
@@ -27,17 +28,21 @@ function runsFor(
   return runs.length ? runs : undefined;
 }
 
+const HISTORY_ONLY = 'Only in history: not sent to the model';
+const DIVIDER = 'Above: summarised by compaction — not sent to the model';
+
 /**
  * The active path as a log; follows the bottom while the user has not scrolled up. Only the newest
  * messages are drawn until the user asks for earlier ones (`chatWindow`, which the body loader also
  * reads, so revealed messages get their bodies fetched; until then they show as loading).
  */
 export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogProps) {
-  const { byId, leafId, bodies, unsaved, streaming, contextEdits } = view;
+  const { byId, leafId, bodies, unsaved, streaming, contextEdits, compactions } = view;
   const items = useMemo(
-    () => chatItems({ ...view, byId, leafId, bodies, unsaved, streaming, contextEdits }),
+    () =>
+      chatItems({ ...view, byId, leafId, bodies, unsaved, streaming, contextEdits, compactions }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [byId, leafId, bodies, unsaved, streaming, contextEdits],
+    [byId, leafId, bodies, unsaved, streaming, contextEdits, compactions],
   );
   const limit = useSyncExternalStore(chatWindow.subscribe, () =>
     chatWindow.shownFor(view.sessionId),
@@ -93,23 +98,39 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
           Show {Math.min(hidden, REVEAL_STEP)} earlier messages ({hidden} hidden)
         </button>
       ) : null}
-      {visible.map((item) => (
-        <MessageView
-          key={item.key}
-          entryId={item.entryId}
-          role={item.role}
-          message={item.message}
-          streaming={item.streaming}
-          unavailable={item.unavailable === true}
-          runs={runsFor(view, item.message)}
-          contextEdit={item.contextEdit}
-          contextActions={
-            item.entryId && !item.streaming && isContextEditable(item.role)
-              ? contextActions
-              : undefined
-          }
-        />
-      ))}
+      {visible.map((item, i) => {
+        const message = (
+          <MessageView
+            entryId={item.entryId}
+            role={item.role}
+            message={item.message}
+            streaming={item.streaming}
+            unavailable={item.unavailable === true}
+            runs={runsFor(view, item.message)}
+            contextEdit={item.contextEdit}
+            contextActions={
+              item.entryId && !item.streaming && isContextEditable(item.role)
+                ? contextActions
+                : undefined
+            }
+          />
+        );
+        if (!item.historyOnly) return <Fragment key={item.key}>{message}</Fragment>;
+        // What a compaction summarised: dimmed, and a divider where the model's context begins.
+        const next = visible[i + 1];
+        return (
+          <Fragment key={item.key}>
+            <div className="history-only" role="group" aria-label={HISTORY_ONLY}>
+              {message}
+            </div>
+            {next && !next.historyOnly ? (
+              <p className="context-divider" role="separator" aria-label={DIVIDER}>
+                <span>{DIVIDER}</span>
+              </p>
+            ) : null}
+          </Fragment>
+        );
+      })}
     </div>
   );
 });

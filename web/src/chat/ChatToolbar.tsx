@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import type { AgentState, ModelSummary } from '../../../shared/protocol';
 import { ModelPicker } from './ModelPicker';
+import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 
 interface ChatToolbarProps {
@@ -18,6 +19,8 @@ interface ChatToolbarProps {
   onFork(): void;
   onClone(): void;
   onNew(): void;
+  /** How many messages of the path a compaction summarised (a legend beside the meter says so). */
+  summarised?: number;
 }
 
 function compactNumber(value: number): string {
@@ -78,7 +81,14 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             />
           </>
         )}
-        <span className="context-meter" title="Context used by the next request">
+        <span
+          className="context-meter"
+          title={
+            usage?.estimated
+              ? 'Context used by the next request (estimated: no answer since the compaction)'
+              : 'Context used by the next request'
+          }
+        >
           <meter
             aria-label="Context used"
             min={0}
@@ -87,9 +97,13 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             high={(window || 1) * 0.8}
           />
           <span>
-            {usage?.tokens === null ? '?' : compactNumber(tokens)} / {compactNumber(window)} tokens
+            {usage?.tokens === null
+              ? '?'
+              : `${usage?.estimated ? '~' : ''}${compactNumber(tokens)}`}{' '}
+            / {compactNumber(window)} tokens
           </span>
         </span>
+        <ContextLegend summarised={props.summarised ?? 0} />
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>

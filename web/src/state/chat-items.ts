@@ -2,6 +2,7 @@ import type { AgentMessage } from '../../../shared/messages';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
 import { activePathIds } from './active-path';
 import { contextEditsOnPath, type ContextEditShown } from './context-edits';
+import { modelContextOnPath } from './model-context';
 import type { SessionView } from './session-reducer';
 
 /*
@@ -64,13 +65,17 @@ export interface ChatItem {
   unavailable?: boolean;
   /** How the model sees this message when a context edit changed it (decision 064). */
   contextEdit?: ContextEditShown;
+  /** A compaction summarised it: only in history, not sent to the model (decision 076). */
+  historyOnly?: true;
 }
 
 /** What the chat shows: the active path's chat entries, then unsaved and streaming messages. */
 export function chatItems(view: SessionView): ChatItem[] {
   const items: ChatItem[] = [];
-  const edits = contextEditsOnPath(view);
-  for (const id of activePathIds(view)) {
+  const path = activePathIds(view);
+  const context = modelContextOnPath(view, path);
+  const edits = contextEditsOnPath(view, context, path);
+  for (const id of path) {
     const node = view.byId.get(id)!;
     if (!isChatEntry(node)) continue;
     const message = view.bodies.get(id);
@@ -83,6 +88,7 @@ export function chatItems(view: SessionView): ChatItem[] {
       streaming: false,
       ...(!message && view.unavailable.has(id) ? { unavailable: true } : {}),
       ...(edits.has(id) ? { contextEdit: edits.get(id)! } : {}),
+      ...(context?.historyOnly.has(id) ? { historyOnly: true as const } : {}),
     });
   }
   view.unsaved.forEach((message, i) =>

@@ -1,5 +1,6 @@
 import type { AgentMessage } from '../../../shared/messages';
 import type { ContextEditEntry } from '../../../shared/session-entries';
+import type { PathContext } from '../../../shared/model-context';
 import { activePathIds } from './active-path';
 import type { SessionView } from './session-reducer';
 
@@ -48,12 +49,20 @@ function ownContent(message: AgentMessage | undefined): unknown {
 
 type EditsView = Pick<SessionView, 'byId' | 'leafId' | 'bodies' | 'contextEdits'>;
 
-/** Target id → how the model sees it, for the edits in effect on the active path. */
-export function contextEditsOnPath(view: EditsView): Map<string, ContextEditShown> {
+/**
+ * Target id → how the model sees it, for the edits in effect on the active path. With `context`
+ * (the model's context on that path), only the edits the context applies count: after a
+ * compaction, an edit written before its kept range no longer changes anything (as in pi 1.6).
+ */
+export function contextEditsOnPath(
+  view: EditsView,
+  context?: PathContext,
+  path: readonly string[] = activePathIds(view),
+): Map<string, ContextEditShown> {
   const latest = new Map<string, ContextEditEntry>();
-  for (const id of activePathIds(view)) {
+  for (const id of path) {
     const edit = view.contextEdits.get(id);
-    if (edit) latest.set(edit.targetId, edit);
+    if (edit && (!context || context.inContext.has(id))) latest.set(edit.targetId, edit);
   }
   const shown = new Map<string, ContextEditShown>();
   for (const [targetId, edit] of latest) {

@@ -11,6 +11,7 @@ import type {
   SessionAccess,
   SessionSnapshot,
   EventFrame,
+  PathMessage,
 } from '../../../shared/protocol';
 import type { ContextEditEntry, SessionEntry, TreeNode } from '../../../shared/session-entries';
 import { bodyOfEntry } from './chat-items';
@@ -52,6 +53,11 @@ export interface SessionView {
   bodies: Map<string, AgentMessage>;
   /** Bodies of context_edit entries by entry id (what the chat and graph show of them). */
   contextEdits: Map<string, ContextEditEntry>;
+  /**
+   * The first kept entry of each compaction the page has read (id → its `firstKeptEntryId`):
+   * what the model's context holds after it (shared/model-context.ts).
+   */
+  compactions: ReadonlyMap<string, string | undefined>;
   /** Entries whose body the server could not give (missing or unreadable): never asked again. */
   unavailable: ReadonlySet<string>;
   /** The message being streamed (between message_start and message_end). */
@@ -75,6 +81,8 @@ export type SessionAction =
   | { type: 'snapshot'; snapshot: SessionSnapshot }
   | { type: 'event'; frame: EventFrame }
   | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
+  /** Bodies of path messages (a `get_path` answer: another branch being read). */
+  | { type: 'messages_loaded'; sessionId: string; messages: PathMessage[] }
   | { type: 'state_loaded'; state: AgentState }
   | { type: 'notice'; kind: Notice['kind']; text: string }
   | { type: 'dismiss_notice'; id: number }
@@ -118,6 +126,8 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     bodies,
     contextEdits:
       previous && previous.sessionId === snapshot.sessionId ? previous.contextEdits : new Map(),
+    compactions:
+      previous && previous.sessionId === snapshot.sessionId ? previous.compactions : new Map(),
     unavailable:
       previous && previous.sessionId === snapshot.sessionId ? previous.unavailable : new Set(),
     streaming: snapshot.streamingMessage ? structuredClone(snapshot.streamingMessage) : null,
@@ -374,6 +384,7 @@ export function sessionReducer(
     case 'entries_loaded': {
       const bodies = new Map(view.bodies);
       let contextEdits = view.contextEdits;
+      let compactions = view.compactions;
       for (const entry of action.entries) {
         const body = bodyOfEntry(entry);
         if (body) bodies.set(entry.id, body);
@@ -381,14 +392,30 @@ export function sessionReducer(
           if (contextEdits === view.contextEdits) contextEdits = new Map(contextEdits);
           contextEdits.set(entry.id, entry);
         }
+        if (entry.type === 'compaction') {
+          const next = new Map(compactions);
+          next.set(entry.id, entry.firstKeptEntryId);
+          compactions = next;
+        }
       }
-      if (!action.unavailable?.length) return { ...view, bodies, contextEdits };
+      if (!action.unavailable?.length) return { ...view, bodies, contextEdits, compactions };
       return {
         ...view,
         bodies,
         contextEdits,
+        compactions,
         unavailable: new Set([...view.unavailable, ...action.unavailable]),
       };
+    }
+    case 'messages_loaded': {
+      if (action.sessionId !== view.sessionId) return view;
+      const fresh = action.messages.filter(
+        (item) => item.entryId !== null && !view.bodies.has(item.entryId),
+      );
+      if (fresh.length === 0) return view;
+      const bodies = new Map(view.bodies);
+      for (const { entryId, message } of fresh) bodies.set(entryId!, message);
+      return { ...view, bodies };
     }
     case 'state_loaded':
       // The leaf is owned by the event stream, which may already be ahead of this answer.

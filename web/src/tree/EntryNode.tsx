@@ -5,7 +5,12 @@ import { describeItem, describeSettings, type GraphNodeData } from '../graph/ses
 import { settingsMarkId } from '../graph/settings-marks';
 import { TreeActionsContext } from './tree-actions';
 import { MARK_LEAF, MARK_NONE, useMark } from './active-marks';
-import { ContextEditsContext } from './context-edit-marks';
+import {
+  ContextEditsContext,
+  HISTORY_ONLY_NOTE,
+  HistoryOnlyContext,
+  ReadingContext,
+} from './context-edit-marks';
 
 const ROLE_MARK: Record<string, string> = {
   user: 'You',
@@ -51,6 +56,8 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
   const item = data.item;
   const mark = useMark(item.id);
   const contextEdit = useContext(ContextEditsContext).get(item.id);
+  const historyOnly = useContext(HistoryOnlyContext).has(item.id);
+  const isRead = useContext(ReadingContext) === item.id;
   if (item.kind !== 'entry') return null;
   const isLeaf = mark === MARK_LEAF;
   const entry = item.entry;
@@ -59,11 +66,15 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
   if (isLeaf) classes.push('is-leaf');
   if (entry.isError) classes.push('is-error');
   if (contextEdit) classes.push(`context-${contextEdit.kind}`);
+  if (historyOnly) classes.push('history-only');
+  if (isRead) classes.push('is-read');
   const editNote = contextEdit
     ? contextEdit.kind === 'hidden'
       ? 'hidden from the model'
       : `replaced for the model: ${contextEdit.text}`
-    : '';
+    : historyOnly
+      ? HISTORY_ONLY_NOTE
+      : '';
   const focused = actions.focusedId === item.id;
   const preview = entry.preview || (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
   return (
@@ -77,6 +88,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         data-role={item.role}
         aria-label={editNote ? `${describeItem(item)} (${editNote})` : describeItem(item)}
         data-context-edit={contextEdit?.kind}
+        data-history-only={historyOnly ? 'true' : undefined}
         aria-current={isLeaf ? 'true' : undefined}
         onFocus={() => actions.setFocused(item.id)}
         onPointerEnter={() => actions.prefetch(item.id)}
@@ -91,6 +103,19 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
         ) : null}
       </div>
       {item.settings ? <SettingsChip changes={item.settings} /> : null}
+      <button
+        type="button"
+        className="node-read-button"
+        tabIndex={-1}
+        aria-label={`Read this branch (${item.role} node)`}
+        title="Read this branch in the chat without moving the leaf"
+        onClick={(event) => {
+          event.stopPropagation();
+          actions.read(item.id);
+        }}
+      >
+        ⌕
+      </button>
       {actions.readOnly ? null : (
         <button
           type="button"

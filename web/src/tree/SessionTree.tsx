@@ -35,6 +35,11 @@ export interface SessionTreeProps {
   readOnly: boolean;
   /** A click on an entry (the click rule is applied by the caller). */
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
+  /**
+   * Read the path to an entry in the chat without moving the leaf: a viewer's click, and anyone's
+   * Alt+click, R key or "Read this branch" button (decision 076).
+   */
+  onRead(entryId: string): void;
   /** The pointer rests on an entry a click may act on: a chance to fetch what the click needs. */
   onPrefetch(entry: TreeNode): void;
   onSetLabel(entryId: string, label: string | undefined): void;
@@ -114,6 +119,7 @@ function SessionTreeInner({
   leafId,
   readOnly,
   onNavigate,
+  onRead,
   onPrefetch,
   onSetLabel,
 }: SessionTreeProps) {
@@ -250,9 +256,19 @@ function SessionTreeInner({
         return;
       }
       const entry = byId.get(nodeId);
-      if (entry && !readOnly) onNavigate(entry, summary);
+      if (!entry) return;
+      // Who may not act reads instead: the click never moves the leaf for them.
+      if (readOnly) onRead(entry.id);
+      else onNavigate(entry, summary);
     },
-    [byId, onNavigate, readOnly, summary],
+    [byId, onNavigate, onRead, readOnly, summary],
+  );
+
+  const read = useCallback(
+    (nodeId: string) => {
+      if (byId.has(nodeId)) onRead(nodeId);
+    },
+    [byId, onRead],
   );
 
   const prefetch = useCallback(
@@ -263,7 +279,14 @@ function SessionTreeInner({
     [byId, onPrefetch, readOnly],
   );
 
-  const onNodeClick = useCallback((_: unknown, node: Node) => activate(node.id), [activate]);
+  const onNodeClick = useCallback(
+    (event: React.MouseEvent, node: Node) => {
+      if (event.altKey && !node.id.startsWith('fold:') && !node.id.startsWith('segment:'))
+        read(node.id);
+      else activate(node.id);
+    },
+    [activate, read],
+  );
 
   const moveFocus = useCallback(
     (nodeId: string | null) => {
@@ -312,6 +335,12 @@ function SessionTreeInner({
         case 'Home':
           target = graph.leafNodeId;
           break;
+        case 'r':
+        case 'R':
+          if ((event.target as HTMLElement).getAttribute('role') !== 'button') return;
+          event.preventDefault();
+          read(current);
+          return;
         case 'Enter':
         case ' ':
           if ((event.target as HTMLElement).getAttribute('role') !== 'button') return;
@@ -324,7 +353,7 @@ function SessionTreeInner({
       event.preventDefault();
       if (target) moveFocus(target);
     },
-    [activate, effectiveFocus, graph, nodeById, moveFocus],
+    [activate, read, effectiveFocus, graph, nodeById, moveFocus],
   );
 
   // A new function for every graph, so that the minimap redraws the marks after a leaf move.
@@ -340,13 +369,14 @@ function SessionTreeInner({
   const actions = useMemo<TreeActions>(
     () => ({
       activate,
+      read,
       prefetch,
       editLabel: setLabelTarget,
       focusedId: effectiveFocus,
       setFocused: setFocusedId,
       readOnly,
     }),
-    [activate, prefetch, effectiveFocus, readOnly],
+    [activate, read, prefetch, effectiveFocus, readOnly],
   );
 
   const labelEntry = labelTarget ? byId.get(labelTarget) : undefined;

@@ -7,6 +7,8 @@ import { createContext } from 'react';
 export interface TreeActions {
   /** A click or Enter on a node: the click rule for entries, open for folds. */
   activate(nodeId: string): void;
+  /** Show the path to an entry in the chat without moving the leaf (reading mode). */
+  read(entryId: string): void;
   /** The pointer rests on a node: fetch ahead what a click on it will need. */
   prefetch(nodeId: string): void;
   /** Open the label editor for an entry. */
@@ -19,6 +21,7 @@ export interface TreeActions {
 
 export const TreeActionsContext = createContext<TreeActions>({
   activate: () => undefined,
+  read: () => undefined,
   prefetch: () => undefined,
   editLabel: () => undefined,
   focusedId: null,
