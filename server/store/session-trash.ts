@@ -46,8 +46,29 @@ export function moveToTrash(
   const full: TrashRecord = { version: 1, ...record, deletedAt: new Date().toISOString() };
   // The record first: a trashed file is never without its owner, even after a crash in between.
   fs.writeFileSync(recordFileFor(target), `${JSON.stringify(full)}\n`, { mode: 0o600 });
-  fs.renameSync(file, target);
+  moveFile(file, target);
   return path.basename(target);
+}
+
+/**
+ * Renames `from` to `to`; across file systems (a session folder relocated to another disk than
+ * the data folder's trash) copies it, flushes the copy, then removes the original, so a crash in
+ * between leaves the file in both places, never in neither.
+ */
+function moveFile(from: string, to: string): void {
+  try {
+    fs.renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
+    const fd = fs.openSync(to, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.rmSync(from);
+  }
 }
 
 /**
@@ -79,7 +100,7 @@ export function restoreFromTrash(trashed: string, target: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
     if (fs.existsSync(target)) throw error;
-    fs.renameSync(trashed, target);
+    moveFile(trashed, target);
   }
   fs.rmSync(recordFileFor(trashed), { force: true });
 }
