@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sessionIdOfFile } from '../store/session-header-id.js';
+import { sessionHeaderFactsOf, sessionIdOfFile } from '../store/session-header-id.js';
 import { listSessions, type SessionInfo } from '../store/session-listing.js';
 import { sessionFolderFor, type SessionFolder } from '../store/session-paths.js';
 import type { Workspace } from '../config/workspaces.js';
-import { sessionHeaderFactsOf } from './session-file-header.js';
 
 /*
  * Finds a session's file from its id, only inside the configured workspaces' session folders.

@@ -33,16 +33,32 @@ function readHeaderLine(file: string): string | undefined {
   }
 }
 
-/** The id in the header of `file`, or undefined when it has no readable session header. */
-export function sessionIdOfFile(file: string): string | undefined {
+export interface SessionHeaderFacts {
+  id: string;
+  /** The header's `cwd`; undefined when it has none. */
+  cwd: string | undefined;
+}
+
+/**
+ * The id and working directory the header of `file` names, or undefined when it has no readable
+ * session header: the cwd tells apart the sessions of several working directories in one shared
+ * folder (pi's `sessionDir`).
+ */
+export function sessionHeaderFactsOf(file: string): SessionHeaderFacts | undefined {
   try {
     const line = readHeaderLine(file);
     if (line === undefined) return undefined;
     const header = SessionHeaderSchema.safeParse(JSON.parse(line));
-    return header.success && header.data.id.length > 0 ? header.data.id : undefined;
+    if (!header.success || header.data.id.length === 0) return undefined;
+    return { id: header.data.id, cwd: header.data.cwd };
   } catch {
     return undefined;
   }
+}
+
+/** The id in the header of `file`, or undefined when it has no readable session header. */
+export function sessionIdOfFile(file: string): string | undefined {
+  return sessionHeaderFactsOf(file)?.id;
 }
 
 /**
