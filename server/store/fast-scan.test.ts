@@ -109,6 +109,55 @@ describe('indexing message lines without JSON.parse', () => {
     expect(expectScanEqualsParse(store.file!)).toBeGreaterThan(15);
   });
 
+  it('reads markers in place where pi writes them and searches for them elsewhere', () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    // Marker strings inside text (escaped there, so never structure), odd ids and names that
+    // cannot be compared in place, and stop reasons and error flags far from the line's end.
+    const marker = '{"type":"text","text":"x"} "stopReason":"error" "isError":true "name":"evil"';
+    const ids = ['c1', 'c"quoted', 'ü-id', `c${'x'.repeat(70)}`];
+    for (const id of ids) {
+      store.appendMessage({
+        role: 'user',
+        content: [{ type: 'text', text: marker }],
+        timestamp: 1,
+      });
+      store.appendMessage({
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: marker },
+          { type: 'toolCall', id, name: 'r\u00e9ad "x"', arguments: { note: marker } },
+          // Keys of the message's own inside arguments: structure, but not the message's.
+          { type: 'toolCall', id: 'plain', name: 'bash', arguments: { stopReason: 'stop' } },
+        ],
+        api: 'a',
+        provider: 'p',
+        model: 'm',
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+        stopReason: 'error',
+        // After the stop reason, and long: the stop reason is not near the line's end.
+        errorMessage: `${marker} ${'e'.repeat(400)}`,
+        timestamp: 1,
+      });
+      for (const toolName of ['bash', 'na"me', 'wr\\ite']) {
+        store.appendMessage({
+          role: 'toolResult',
+          toolCallId: id,
+          toolName,
+          content: [
+            { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+            { type: 'text', text: `${marker} ${'ö'.repeat(60)}` },
+          ],
+          details: { isError: true, note: 'n'.repeat(300) },
+          isError: id === 'c1',
+          timestamp: 1,
+        });
+      }
+    }
+    store.appendMessage({ role: 'user', content: 'last', timestamp: 1 });
+    store.close();
+    expect(expectScanEqualsParse(store.file!)).toBeGreaterThan(ids.length * 4);
+  });
+
   it('refuses lines in another key order or cut short, leaving them to the parser', () => {
     const line = Buffer.from(
       '{"id":"aaaaaaaa","type":"message","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","timestamp":1}}',

@@ -102,7 +102,12 @@ function pushTextBlocks(
   from: number,
   end: number,
 ): boolean {
-  let at = bytes.indexOf(TEXT_BLOCK, from);
+  // Most often the first block is a text block, right there (after the `[`): no search.
+  let at = matchAt(bytes, from, TEXT_BLOCK)
+    ? from
+    : matchAt(bytes, from + 1, TEXT_BLOCK)
+      ? from + 1
+      : bytes.indexOf(TEXT_BLOCK, from);
   while (at !== -1 && at < end && !preview.full) {
     preview.space();
     const close = preview.pushJsonString(bytes, at + TEXT_BLOCK.length, end);
@@ -113,9 +118,40 @@ function pushTextBlocks(
   return true;
 }
 
+/** How far from the end of a line `lastIndexIn` looks before it asks for a full search. */
+const NEAR_END = 160;
+
+/**
+ * The last `pattern` in `bytes` at or after `start`, or -1. Patterns looked for this way (the
+ * stop reason, the error flag) are written near the end of the line: those bytes are compared
+ * in place first, which costs less than a call into the native search on every line.
+ */
 function lastIndexIn(bytes: Buffer, pattern: Buffer, start: number): number {
-  const at = bytes.lastIndexOf(pattern);
+  const first = pattern[0];
+  const near = Math.max(start, bytes.length - NEAR_END);
+  for (let at = bytes.length - pattern.length; at >= near; at--) {
+    if (bytes[at] === first && matchAt(bytes, at, pattern)) return at;
+  }
+  const at = near > start ? bytes.lastIndexOf(pattern, near) : -1;
   return at >= start ? at : -1;
+}
+
+const TOOL_CALL_ID = Buffer.from(',"toolCallId":"');
+const CALL_ID = Buffer.from(',"id":"');
+
+/**
+ * The first `key` at or after `at`. pi and Arbor write it right after an id (`idKey` at `at`,
+ * then a plain string, then a comma): there it is compared in place, as the id cannot hold it;
+ * anywhere else it is searched for.
+ */
+function keyAfterId(bytes: Buffer, at: number, idKey: Buffer, key: Buffer): number {
+  if (matchAt(bytes, at, idKey)) {
+    const idEnd = plainEnd(bytes, at + idKey.length);
+    if (idEnd !== -1 && bytes[idEnd + 1] === 0x2c && matchAt(bytes, idEnd + 2, key)) {
+      return idEnd + 2;
+    }
+  }
+  return bytes.indexOf(key, at);
 }
 
 /** The skeleton of the message line `file[lineStart, lineEnd)`, or undefined to parse it. */
@@ -189,7 +225,7 @@ export function scanMessageLine(
       const names: string[] = [];
       let call = bytes.indexOf(TOOL_CALL, body);
       while (call !== -1 && call < stop) {
-        const nameAt = bytes.indexOf(NAME, call);
+        const nameAt = keyAfterId(bytes, call + TOOL_CALL.length, CALL_ID, NAME);
         const name = nameAt === -1 ? undefined : jsonString(bytes, nameAt + NAME.length);
         if (name === undefined) return undefined;
         names.push(name);
@@ -219,13 +255,19 @@ export function scanMessageLine(
       break;
     }
     case 'toolResult': {
-      const nameAt = bytes.indexOf(TOOL_NAME, body);
+      const nameAt = keyAfterId(bytes, body, TOOL_CALL_ID, TOOL_NAME);
       const flag = lastIndexIn(bytes, IS_ERROR, body);
       if (nameAt === -1 || flag === -1) return undefined;
       const toolName = jsonString(bytes, nameAt + TOOL_NAME.length);
       if (toolName === undefined) return undefined;
       preview.pushString(`${toolName}: `);
-      if (!pushTextBlocks(preview, bytes, nameAt, flag)) return undefined;
+      // The content most often follows a plain tool name: its blocks are looked for from there.
+      const nameEnd = plainEnd(bytes, nameAt + TOOL_NAME.length);
+      const blocksFrom =
+        nameEnd !== -1 && matchAt(bytes, nameEnd + 1, CONTENT)
+          ? nameEnd + 1 + CONTENT.length
+          : nameAt;
+      if (!pushTextBlocks(preview, bytes, blocksFrom, flag)) return undefined;
       if (!preview.full && bytes.indexOf(IMAGE_BLOCK, nameAt) !== -1) return undefined;
       if (matchAt(bytes, flag + IS_ERROR.length, TRUE)) isError = true;
       break;

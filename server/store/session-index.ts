@@ -35,6 +35,12 @@ export interface EntryRecord {
    * context is built from the entries it contains, not from the whole path to the root.
    */
   depth: number;
+  /**
+   * Where the index keeps this record, and the record `parentId` names (-1 until it is added,
+   * or when the parent was not there yet): walks up the tree follow positions, not id lookups.
+   */
+  slot: number;
+  parentSlot: number;
   thinking: EntryRecord | undefined;
   model: EntryRecord | undefined;
   compaction: EntryRecord | undefined;
@@ -46,6 +52,8 @@ const IN_CHAIN = -2;
 /** The ancestry fields of a record not yet placed. */
 export const NO_ANCESTRY = {
   depth: -1,
+  slot: -1,
+  parentSlot: -1,
   thinking: undefined,
   model: undefined,
   compaction: undefined,
@@ -60,13 +68,16 @@ export class SessionIndex {
   readonly byId = new Map<string, EntryRecord>();
   /** Entry ids in file order (first occurrence of each id). */
   readonly order: string[] = [];
+  /** `records[i]` is the record of `order[i]` (the last one with that id): its slot is `i`. */
+  private readonly records: EntryRecord[] = [];
   readonly duplicateIds: string[] = [];
   readonly orphans: string[] = [];
   /**
    * Children by the parent a view draws (markers resolved, orphans under null): the id itself
-   * for an only child (most entries have one), an array from the second on.
+   * for an only child (most entries have one), an array from the second on. Built on the first
+   * `getChildren` (an open does not need it), kept up to date from then on.
    */
-  private readonly children = new Map<string | null, string | string[]>();
+  private children: Map<string | null, string | string[]> | undefined;
   readonly labels = new Map<string, LabelState>();
   /** The id of the last entry in file order, markers included (pi's leaf on open). */
   lastId: string | undefined;
@@ -74,38 +85,62 @@ export class SessionIndex {
   /** Some entries' parents lead back to themselves (see `finalize`). */
   hasCycles = false;
   private finalized = false;
-  /** Some record named a parent not added before it (missing, later in the file, itself). */
+  /** The record added last (most often the parent of the next one). */
+  private last: EntryRecord | undefined;
+  /**
+   * Some record named a parent not added before it (missing, later in the file, itself), or a
+   * leaf marker: its drawn parent is not its parent as written.
+   */
   private forwardParents = false;
+  private markerParents = false;
 
   /** Adds a record during load; call `finalize` once every line is in. */
   add(record: EntryRecord): void {
     // Share the parent's id string: one string per id, however many children point at it.
-    const parent = record.parentId === null ? undefined : this.byId.get(record.parentId);
+    const parentId = record.parentId;
+    const last = this.last;
+    const parent =
+      parentId === null
+        ? undefined
+        : last !== undefined && last.id === parentId
+          ? last
+          : this.byId.get(parentId);
     if (parent) {
       record.parentId = parent.id;
       record.node.parentId = parent.id;
-    } else if (record.parentId !== null) {
+      record.parentSlot = parent.slot;
+      if (parent.marker) this.markerParents = true;
+    } else if (parentId !== null) {
       this.forwardParents = true;
     }
-    if (this.byId.has(record.id)) this.duplicateIds.push(record.id);
-    else this.order.push(record.id);
+    const size = this.byId.size;
     this.byId.set(record.id, record);
+    if (this.byId.size === size) {
+      this.duplicateIds.push(record.id);
+      record.slot = this.order.indexOf(record.id);
+      this.records[record.slot] = record;
+    } else {
+      record.slot = this.order.length;
+      this.order.push(record.id);
+      this.records.push(record);
+    }
     this.lastId = record.id;
+    this.last = record;
     if (this.finalized) this.link(record);
   }
 
   /**
-   * Resolves the drawn parent of every record and builds the child lists. Entries on a parent
-   * cycle (A's parent B, B's parent A: no tree has them) are drawn as roots, like orphans.
+   * Resolves the drawn parent of every record. Entries on a parent cycle (A's parent B, B's
+   * parent A: no tree has them) are drawn as roots, like orphans.
    */
   finalize(): void {
+    this.finalized = true;
+    // When every parent came before its child, is not a leaf marker and no id came twice, each
+    // node already names its drawn parent (set by `add`): no orphan, no cycle, nothing to walk.
+    if (!this.forwardParents && !this.markerParents && this.duplicateIds.length === 0) return;
     const onCycle = this.entriesOnCycles();
     this.hasCycles = onCycle.size > 0;
-    for (const id of this.order) {
-      const record = this.byId.get(id);
-      if (record) this.link(record, onCycle.has(id));
-    }
-    this.finalized = true;
+    for (const record of this.records) this.link(record, onCycle.has(record.id));
   }
 
   /** Ids on a cycle of `parentId` links, found in one linear walk. */
@@ -143,12 +178,16 @@ export class SessionIndex {
     } else {
       record.node.parentId = drawn;
     }
-    if (record.marker) return;
-    const key = record.node.parentId;
-    const list = this.children.get(key);
-    if (list === undefined) this.children.set(key, record.id);
-    else if (typeof list === 'string') this.children.set(key, [list, record.id]);
-    else list.push(record.id);
+    if (this.children) addChild(this.children, record);
+  }
+
+  /** The child lists, built from the drawn parents on first use. */
+  private childLists(): Map<string | null, string | string[]> {
+    if (this.children) return this.children;
+    const children = new Map<string | null, string | string[]>();
+    for (const record of this.records) addChild(children, record);
+    this.children = children;
+    return children;
   }
 
   /** The nearest ancestor that is not a marker; 'orphan' when the chain is broken. */
@@ -182,7 +221,7 @@ export class SessionIndex {
       if (current !== record && current.id === record.id) break;
       current.depth = IN_CHAIN;
       chain.push(current);
-      current = current.parentId === null ? undefined : this.byId.get(current.parentId);
+      current = this.writtenParent(current);
     }
     // A cycle (current already on the chain) counts as reaching a root.
     let parent = current && current.depth >= 0 ? current : undefined;
@@ -200,13 +239,20 @@ export class SessionIndex {
     return record;
   }
 
+  /** The record `parentId` names (as written), if there is one: `byId.get(parentId)`. */
+  private writtenParent(record: EntryRecord): EntryRecord | undefined {
+    if (record.parentId === null) return undefined;
+    // The slot holds the last record with the parent's id, as `byId` does.
+    if (record.parentSlot >= 0) return this.records[record.parentSlot];
+    return this.byId.get(record.parentId);
+  }
+
   /**
    * The parent record by `parentId` as written; undefined at a root, a gap or a cycle. Both
    * records must have their ancestry.
    */
   parentOf(record: EntryRecord): EntryRecord | undefined {
-    if (record.parentId === null) return undefined;
-    const parent = this.byId.get(record.parentId);
+    const parent = this.writtenParent(record);
     return parent && parent.depth >= 0 && parent.depth < record.depth ? parent : undefined;
   }
 
@@ -247,18 +293,25 @@ export class SessionIndex {
     return this.nodeOf(record);
   }
 
-  getTree(): TreeNode[] {
-    const nodes: TreeNode[] = [];
-    for (const id of this.order) {
-      const record = this.byId.get(id);
-      if (record && !record.marker) nodes.push(this.nodeOf(record));
+  /**
+   * Every node in file order. Unlabelled nodes are the skeleton's own objects, not copies (a big
+   * tree is 20,000 of them), hence read-only; a labelled one is a copy that carries its label.
+   */
+  getTree(): Readonly<TreeNode>[] {
+    const nodes: Readonly<TreeNode>[] = [];
+    const { labels } = this;
+    const labelled = labels.size > 0;
+    for (const record of this.records) {
+      if (record.marker) continue;
+      const label = labelled ? labels.get(record.id)?.label : undefined;
+      nodes.push(label === undefined ? record.node : { ...record.node, label });
     }
     return nodes;
   }
 
   /** Children by entry timestamp, oldest first (file order breaks ties). */
   getChildren(parentId: string | null): TreeNode[] {
-    const list = this.children.get(parentId) ?? [];
+    const list = this.childLists().get(parentId) ?? [];
     const ids = typeof list === 'string' ? [list] : list;
     const nodes: TreeNode[] = [];
     for (const id of ids) {
@@ -281,4 +334,13 @@ export class SessionIndex {
     }
     return path.reverse();
   }
+}
+
+function addChild(children: Map<string | null, string | string[]>, record: EntryRecord): void {
+  if (record.marker) return;
+  const key = record.node.parentId;
+  const list = children.get(key);
+  if (list === undefined) children.set(key, record.id);
+  else if (typeof list === 'string') children.set(key, [list, record.id]);
+  else list.push(record.id);
 }

@@ -196,7 +196,7 @@ export class SessionStore {
     return this.index.getNode(id);
   }
 
-  getTree(): TreeNode[] {
+  getTree(): Readonly<TreeNode>[] {
     return this.index.getTree();
   }
 
