@@ -64,7 +64,7 @@ test('search finds a word in a later prompt and opens the session at that entry,
   await expect(editor(page)).toHaveValue('');
 });
 
-test('a match on another branch is shown in the graph, and the chat says where it is', async ({
+test('a match on another branch opens that branch for reading, without moving the leaf', async ({
   page,
   arbor,
 }) => {
@@ -77,15 +77,20 @@ test('a match on another branch is shown in the graph, and the chat says where i
     { role: 'assistant', text: 'other', parent: 4 },
   ]);
   const target = branched.entryIds[2]!;
+  const leaf = branched.entryIds[5]!;
   await openArbor(page, arbor.url);
   await page.getByRole('searchbox', { name: 'Search sessions' }).fill('okapi');
   await sidebar(page).locator(`[data-hit-entry-id="${target}"]`).click();
-  await expect(conversation(page).getByRole('status')).toHaveText(
-    'The match is on another branch: the graph shows it, marked.',
-  );
+  await expect(page.getByText('Reading another branch')).toBeVisible();
+  await expect(chatMessages(page, 'user')).toHaveText([/start here/, /the okapi branch/]);
+  const inChat = conversation(page).locator(`[data-entry-id="${target}"]`);
+  await expect(inChat).toHaveAttribute('data-revealed', 'true');
   const inTree = sessionTree(page).locator(`[data-entry-id="${target}"]`);
   await expect(inTree).toHaveAttribute('data-revealed', 'true');
   await expect(inTree).toBeInViewport();
+  // Looking is not acting: the session's leaf has not moved.
+  await expect(leafNode(page)).toHaveAttribute('data-entry-id', leaf);
+  await page.getByRole('button', { name: 'Back to the current branch' }).click();
   await expect(chatMessages(page, 'user')).toHaveText([/start here/, /the other branch/]);
 });
 

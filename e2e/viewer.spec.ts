@@ -82,7 +82,7 @@ test('a viewer reads a session on a page that says it is read-only, without dead
     await expect(viewer.getByRole('combobox', { name }), name).toHaveCount(0);
   await expect(viewer.getByRole('textbox', { name: 'Compaction focus (optional)' })).toHaveCount(0);
   // What the session uses is still said, as text.
-  await expect(viewer.getByTitle('Model')).toHaveText('Arbor demo model');
+  await expect(viewer.getByTitle('Model', { exact: true })).toHaveText('Arbor demo model');
 
   // A member's page keeps every control, and no read-only line.
   const member = await logIn(browser, team.server.url, team.member, errors);

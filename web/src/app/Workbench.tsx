@@ -29,6 +29,7 @@ import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
 import { useEditorAfterTap } from './use-editor-after-tap';
 import { useReadingMode } from './use-reading-mode';
+import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
@@ -160,6 +161,7 @@ export function Workbench({
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
   const reading = useReadingMode(socket, session, fail, setPanel);
+  useRevealReads(view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,
