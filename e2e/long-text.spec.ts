@@ -51,8 +51,11 @@ test('a prompt of a million characters without a space is sent, shown folded, an
   await editor(page).fill(MILLION);
   await expect(editor(page)).toHaveValue(MILLION);
   await editor(page).press('Enter');
-  await expect(chatMessages(page, 'assistant')).toHaveCount(1);
+  // A million characters do not fit the model's window: the model refuses, the refused attempt is
+  // hidden from the model, and the session compacts and answers (pi's overflow recovery).
+  await expect(chatMessages(page, 'assistant')).toHaveCount(2);
   await waitIdle(page);
+  await expect(chatMessages(page, 'assistant').first()).toContainText('Hidden from the model');
 
   const prompt = chatMessages(page, 'user').last();
   await expect(

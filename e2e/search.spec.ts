@@ -33,7 +33,9 @@ test('search finds a word in a later prompt and opens the session at that entry,
   const lastEntry = older.entryIds.at(-1)!;
 
   await openArbor(page, arbor.url);
+  await expect(page).toHaveURL(new RegExp(`session=${older.sessionId}`));
   await page.getByRole('button', { name: 'New session' }).click();
+  await expect(page).not.toHaveURL(new RegExp(`session=${older.sessionId}`));
   await expect(chatMessages(page)).toHaveCount(0);
   await sendPrompt(page, 'a newer session about something else');
   const search = page.getByRole('searchbox', { name: 'Search sessions' });

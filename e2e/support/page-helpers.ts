@@ -48,6 +48,8 @@ export async function openArbor(page: Page, url: string): Promise<void> {
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   const before = await chatMessages(page, 'assistant').count();
   await editor(page).fill(text);
+  // Enter sends only what the page can deliver: wait until a session is open and connected.
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
   await editor(page).press('Enter');
   await expect(chatMessages(page, 'assistant')).not.toHaveCount(before);
   await waitIdle(page);
