@@ -10,8 +10,8 @@ import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*
  * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
- * its frames to the reducer, fetches the entry bodies the chat draws and lacks, resyncs after a gap and
- * refreshes the agent state when a run ends.
+ * its frames to the reducer, fetches the entry bodies the chat draws and lacks, and resyncs after a
+ * gap. The session's state (usage, cost, queues) comes pushed by the server (`state_changed`).
  */
 
 export interface SessionHandle {
@@ -146,19 +146,6 @@ export function useSession(
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));
   }, [sessionId, missingKey, loadBodies]);
-
-  // When a run or a compaction ends, take the server's exact usage, cost and queues.
-  const busy = live ? live.state.isStreaming || live.state.isCompacting : false;
-  const wasBusy = useRef(busy);
-  useEffect(() => {
-    if (wasBusy.current && !busy && sessionId) {
-      socket
-        .request<'get_state'>({ type: 'get_state', sessionId })
-        .then((state) => dispatch({ type: 'state_loaded', state }))
-        .catch(() => undefined);
-    }
-    wasBusy.current = busy;
-  }, [busy, socket, sessionId]);
 
   return {
     view: live,
