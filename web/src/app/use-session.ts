@@ -127,7 +127,15 @@ export function useSession(
             if (deferred.length > 0 && deferred.length < batch.length) fetchBatch(deferred);
             else deferred.forEach((id) => requested.current.delete(id));
           })
-          .catch(() => batch.forEach((id) => requested.current.delete(id)));
+          .catch((error: unknown) => {
+            // An answer that does not read would not read the next time either: the chat says
+            // these bodies are unavailable, and the page says why once.
+            if (error instanceof CommandError && error.code === 'bad_frame') {
+              if (current.current !== sessionId) return;
+              dispatch({ type: 'entries_loaded', entries: [], unavailable: batch });
+              dispatch({ type: 'notice', kind: 'error', text: error.message });
+            } else batch.forEach((id) => requested.current.delete(id));
+          });
       };
       for (let i = 0; i < wanted.length; i += 500) fetchBatch(wanted.slice(i, i + 500));
     },
