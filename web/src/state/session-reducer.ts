@@ -285,10 +285,12 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
     }
     case 'entry_appended': {
       const node = event.node;
-      if (view.byId.has(node.id)) return { ...view, leafId: node.id };
+      // An entry is appended at the leaf and becomes it (a label's and a name's too).
+      const state = { ...view.state, leafId: node.id };
+      if (view.byId.has(node.id)) return { ...view, leafId: node.id, state };
       const byId = new Map(view.byId);
       byId.set(node.id, node);
-      let next: SessionView = { ...view, byId, tree: [...view.tree, node], leafId: node.id };
+      let next: SessionView = { ...view, byId, tree: [...view.tree, node], leafId: node.id, state };
       // Its message_end (next) names it and brings its body.
       if (isMessageEntry(node) && !view.bodies.has(node.id))
         next = { ...next, awaitingBody: [...view.awaitingBody, node.id] };
