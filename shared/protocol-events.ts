@@ -121,7 +121,8 @@ export const AGENT_EVENT_TYPES = AgentSessionEventSchema.options.map(
 
 // Compile-time: the schema accepts exactly the events shared/agent-events.ts declares.
 type Parsed = z.infer<typeof AgentSessionEventSchema>;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Same<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const eventsMatch: Same<Parsed, AgentSessionEvent> = true;
 const stateMatches: Same<z.infer<typeof AgentStateSchema>, SessionState> = true;
 void eventsMatch;
