@@ -46,7 +46,11 @@ export type AgentEvent =
   | { type: 'turn_end'; message: AgentMessage; toolResults: AgentMessage[] }
   | { type: 'message_start'; message: AgentMessage }
   | { type: 'message_update'; assistantMessageEvent: AssistantMessageEvent }
-  | { type: 'message_end'; message: AgentMessage }
+  /**
+   * `entryId`: the entry the message was appended as (Arbor; absent for a message that is not
+   * saved, such as the notice of a failed save). The entry's `entry_appended` came just before.
+   */
+  | { type: 'message_end'; message: AgentMessage; entryId?: string }
   | { type: 'tool_execution_start'; toolCallId: string; toolName: string; args: unknown }
   | {
       type: 'tool_execution_update';
@@ -147,6 +151,34 @@ export type SessionChangeEvent =
   | { type: 'label_changed'; targetId: string; label?: string }
   | { type: 'session_info_changed'; name?: string }
   | { type: 'thinking_level_changed'; level: string }
-  | { type: 'model_changed'; modelId: string };
+  | { type: 'model_changed'; modelId: string }
+  /**
+   * The session's state as the server computes it (server/agent/session-metrics.ts): sent when a
+   * run ends, after each saved answer, and whenever the model, thinking level, context (a
+   * compaction, a context edit) or leaf changes. Clients show it as it is; they compute none of it.
+   */
+  | { type: 'state_changed'; state: SessionState };
+
+/** Context usage as pi's getContextUsage reports it. */
+export interface ContextUsage {
+  tokens: number | null;
+  contextWindow: number;
+  percent: number | null;
+  /** `tokens` is a chars/4 estimate of the context (after a compaction, before the next answer). */
+  estimated?: boolean;
+}
+
+/** What a session shows about itself: its settings, its figures, its queues, whether it runs. */
+export interface SessionState {
+  isStreaming: boolean;
+  isCompacting: boolean;
+  modelId: string;
+  thinkingLevel: string;
+  steering: string[];
+  followUp: string[];
+  leafId: string | null;
+  contextUsage: ContextUsage;
+  cost: number;
+}
 
 export type AgentSessionEvent = AgentEvent | SessionChangeEvent;

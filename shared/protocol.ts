@@ -1,8 +1,20 @@
 import { z } from 'zod';
-import { AgentMessageSchema, ImageContentSchema, type ImageContent } from './messages.js';
+import { AgentMessageSchema, ImageContentSchema } from './messages.js';
+import { AgentSessionEventSchema, AgentStateSchema } from './protocol-events.js';
+import { PathMessageSchema } from './protocol-results.js';
 import { SessionHeaderSchema, ThinkingLevelSchema, type TreeNode } from './session-entries.js';
-import { WireTreeSchema, type WireTree } from './tree-wire.js';
-import type { AgentSessionEvent } from './agent-events.js';
+import { WireTreeSchema } from './tree-wire.js';
+
+export {
+  AgentSessionEventSchema,
+  AgentStateSchema,
+  ContextUsageSchema,
+} from './protocol-events.js';
+export {
+  CommandResultSchemas,
+  PathMessageSchema,
+  type CommandResults,
+} from './protocol-results.js';
 
 /*
  * The WebSocket protocol between Arbor's server and its clients, and the shapes of its REST answers.
@@ -12,9 +24,10 @@ import type { AgentSessionEvent } from './agent-events.js';
 
 /**
  * Bumped on any change a client of the previous version could misread. 2: the tree skeleton of
- * `snapshot` and `get_tree` travels encoded (shared/tree-wire.ts).
+ * `snapshot` and `get_tree` travels encoded (shared/tree-wire.ts). 3: `message_end` names its
+ * entry, the server pushes `state_changed`, and every event and command result has a schema.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** The WebSocket path on the server. */
 export const WS_PATH = '/api/ws';
@@ -249,26 +262,6 @@ export const COMMAND_TYPES = CommandSchema.options.map(
 // Shared value shapes
 // ---------------------------------------------------------------------------------------------
 
-export const ContextUsageSchema = z.object({
-  tokens: z.number().nullable(),
-  contextWindow: z.number(),
-  percent: z.number().nullable(),
-  /** `tokens` is a chars/4 estimate of the context (after a compaction, before the next answer). */
-  estimated: z.boolean().optional(),
-});
-
-/** The agent state of one session, as `AgentSession.getState()` returns it. */
-export const AgentStateSchema = z.object({
-  isStreaming: z.boolean(),
-  isCompacting: z.boolean(),
-  modelId: z.string(),
-  thinkingLevel: z.string(),
-  steering: z.array(z.string()),
-  followUp: z.array(z.string()),
-  leafId: z.string().nullable(),
-  contextUsage: ContextUsageSchema,
-  cost: z.number(),
-});
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
 /** A model a client may pick; api keys and base URLs stay on the server. */
@@ -289,11 +282,6 @@ export const ModelSummarySchema = z.object({
 });
 export type ModelSummary = z.infer<typeof ModelSummarySchema>;
 
-export const PathMessageSchema = z.object({
-  /** The entry the message came from; absent for messages synthesised by context building. */
-  entryId: z.string().nullable(),
-  message: AgentMessageSchema,
-});
 export type PathMessage = z.infer<typeof PathMessageSchema>;
 
 /** What this user may do in a session, so a client can grey out controls. */
@@ -361,19 +349,6 @@ export const SnapshotSchema = z.object({
   runningTools: z.array(RunningToolSchema),
 });
 
-/**
- * Agent events are checked loosely (an object with a `type` string) so the protocol does not restate
- * every event shape; `shared/agent-events.ts` is the authority for their fields.
- */
-export const AgentSessionEventSchema = z.custom<AgentSessionEvent>(
-  (value) =>
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as { type?: unknown }).type === 'string',
-  'an agent event needs a string `type`',
-);
-
 export const EventFrameSchema = z.object({
   type: z.literal('event'),
   sessionId: SessionIdSchema,
@@ -426,7 +401,7 @@ export const SessionClosedSchema = z.object({
   reason: z.enum(['deleted', 'forbidden']),
 });
 
-export const ServerMessageSchema = z.union([
+export const ServerMessageSchema = z.discriminatedUnion('type', [
   WelcomeSchema,
   SnapshotSchema,
   EventFrameSchema,
@@ -447,48 +422,3 @@ export type ResyncRequired = z.infer<typeof ResyncRequiredSchema>;
 export type SessionClosed = z.infer<typeof SessionClosedSchema>;
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];
-
-// ---------------------------------------------------------------------------------------------
-// What each command answers with (`response.data` when ok)
-// ---------------------------------------------------------------------------------------------
-
-export interface CommandResults {
-  subscribe: { seq: number };
-  unsubscribe: Record<string, never>;
-  /** Sent once the run has started; its events follow on the session's stream. */
-  prompt: { accepted: true };
-  steer: { queued: true };
-  follow_up: { queued: true };
-  abort: Record<string, never>;
-  clear_queue: { steering: string[]; followUp: string[] };
-  dequeue: { text: string; images: ImageContent[] };
-  get_state: AgentState;
-  /** `tree` is encoded as in the snapshot; `decodeTree` gives the `TreeNode[]`. */
-  get_tree: { tree: WireTree; leafId: string | null };
-  /** Entries in the order asked; ids that do not exist are listed in `missing`. */
-  /**
-   * `deferred`: ids left out to keep the answer within a frame's budget; ask for them again.
-   * A body too big for one frame comes cut, its long strings ending in a marker (decision 055).
-   */
-  get_entries: { entries: Record<string, unknown>[]; missing: string[]; deferred?: string[] };
-  /**
-   * The newest messages of the path root → `entryId` (as a snapshot's `messages`, within the same
-   * window and byte budget) and how many older path messages were left out.
-   */
-  get_path: { entryId: string; messages: PathMessage[]; omittedMessages: number };
-  navigate_tree: { editorText?: string; cancelled: boolean };
-  /** The new session (the client subscribes to it to open it); `editorText` is the forked prompt. */
-  fork: { sessionId: string; editorText: string };
-  clone: { sessionId: string };
-  new_session: { sessionId: string };
-  /** The connection is now subscribed to this session only; its snapshot came first. */
-  switch_session: { seq: number };
-  compact: { summary: string; firstKeptEntryId: string; tokensBefore: number };
-  set_model: Record<string, never>;
-  set_thinking_level: Record<string, never>;
-  set_label: Record<string, never>;
-  set_session_name: Record<string, never>;
-  /** The id of the context_edit entry written (it arrives as `entry_appended` too). */
-  edit_context: { entryId: string };
-  ping: { time: number };
-}

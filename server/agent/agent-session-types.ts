@@ -1,3 +1,4 @@
+import type { SessionState } from '../../shared/agent-events.js';
 import type { ImageContent } from '../../shared/messages.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -5,21 +6,11 @@ import type { AnyAgentTool, StreamFn } from './agent-types.js';
 import type { Compactor, ContextStep } from './context-transforms.js';
 import type { RetrySettings } from './retry-policy.js';
 import type { SystemPromptSections } from './system-prompt.js';
-import type { ContextUsage } from './session-metrics.js';
 
 /* What an AgentSession is made from and what it answers: its dependencies, state and navigation. */
 
-export type AgentSessionState = {
-  isStreaming: boolean;
-  isCompacting: boolean;
-  modelId: string;
-  thinkingLevel: string;
-  steering: string[];
-  followUp: string[];
-  leafId: string | null;
-  contextUsage: ContextUsage;
-  cost: number;
-};
+/** What `getState()` answers and `state_changed` carries. */
+export type AgentSessionState = SessionState;
 
 export interface NavigateOptions {
   summarize?: boolean;

@@ -49,7 +49,8 @@ describe('agent session over the demo model', () => {
     await session.prompt(
       'look around\n/tool read {"path":"notes.txt"}\n/tool bash {"command":"echo from-bash"}',
     );
-    expect(eventTrace(events).filter((t) => t !== 'entry_appended')).toEqual([
+    const arbors = new Set(['entry_appended', 'state_changed']);
+    expect(eventTrace(events).filter((t) => !arbors.has(t))).toEqual([
       'agent_start',
       'turn_start',
       // The prompt and tools, recorded before the first request (pi 1.6).
@@ -76,9 +77,20 @@ describe('agent session over the demo model', () => {
     ]);
     const context = session.getContextMessages();
     expect(lastText(context)).toBe('Tool results:\n- read: "first note"\n- bash: "from-bash"');
-    // Each message_end is followed by the store's entry_appended for it.
+    // Each message_end names the entry appended for it, which comes just before it.
     const ends = events.flatMap((e, i) => (e.type === 'message_end' ? [i] : []));
-    for (const i of ends) expect(events[i + 1]?.type).toBe('entry_appended');
+    for (const i of ends) {
+      const [appended, end] = [events[i - 1], events[i]];
+      if (appended?.type !== 'entry_appended' || end?.type !== 'message_end')
+        throw new Error(`no entry_appended before message_end ${i}`);
+      expect(end.entryId).toBe(appended.node.id);
+      const entry = session.store.getEntry(appended.node.id);
+      expect(entry?.type === 'message' && entry.message).toEqual(end.message);
+    }
+    // The state follows each turn and the run's end, computed by the server.
+    const states = events.flatMap((e) => (e.type === 'state_changed' ? [e.state] : []));
+    expect(states.map((state) => state.isStreaming)).toEqual([true, true, false]);
+    expect(states.at(-1)).toEqual(session.getState());
     const reopened = SessionStore.openReadOnly(session.store.file!);
     try {
       expect(reopened.buildSessionContext().messages).toEqual(context);
@@ -212,7 +224,7 @@ describe('agent session over the demo model', () => {
       success: true,
       attempt: 1,
     });
-    const trace = eventTrace(events).filter((t) => t !== 'entry_appended');
+    const trace = eventTrace(events).filter((t) => t !== 'entry_appended' && t !== 'state_changed');
     expect(
       trace.slice(trace.indexOf('auto_retry_start') - 3, trace.indexOf('auto_retry_start') + 6),
     ).toEqual([

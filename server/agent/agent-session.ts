@@ -33,9 +33,10 @@ import type {
 
 /*
  * The product layer around the agent loop: one session tree (the store), one run at a time, any
- * number of listeners. Every agent event goes to listeners first and is then persisted (at
- * message_end), so listeners see `message_end` followed by the store's `entry_appended`. After
- * every run, leaf move and compaction the agent's context is rebuilt from the store. Appends are
+ * number of listeners. A message is persisted at its message_end before listeners see it, so
+ * they see the store's `entry_appended`, then `message_end` naming that entry, and the session's
+ * `state_changed` after anything that changes it. After every run, leaf move and compaction the
+ * agent's context is rebuilt from the store. Appends are
  * made durable by an fsync off the event loop (see BackgroundSync) at every turn end, and prompt,
  * leaf move and manual compaction resolve only once theirs are.
  */
@@ -189,6 +190,7 @@ export class AgentSession {
       if (opts.label && targetId !== null) this.store.appendLabelChange(targetId, opts.label);
     }
     this.rebuildContext();
+    this.emitState();
     await this.syncer.flush();
     return {
       cancelled: false,
@@ -223,6 +225,7 @@ export class AgentSession {
     this.recorder.modelChanged();
     this.emit({ type: 'model_changed', modelId: model.id });
     this.applyThinkingLevel();
+    this.emitState();
   }
 
   /**
@@ -237,16 +240,18 @@ export class AgentSession {
         `Unknown thinking level "${level}"; use one of ${ThinkingLevelSchema.options.join(', ')}`,
       );
     this.requestedThinkingLevel = parsed.data;
-    this.applyThinkingLevel();
+    if (this.applyThinkingLevel()) this.emitState();
   }
 
-  private applyThinkingLevel(): void {
+  /** True when the level in effect changed. */
+  private applyThinkingLevel(): boolean {
     const effective = clampThinkingLevel(this.model, this.requestedThinkingLevel);
-    if (effective === this.thinkingLevel) return;
+    if (effective === this.thinkingLevel) return false;
     this.store.appendThinkingLevelChange(effective);
     this.thinkingLevel = effective;
     this.recorder.thinkingLevelChanged();
     this.emit({ type: 'thinking_level_changed', level: effective });
+    return true;
   }
 
   setLabel(entryId: string, label: string | undefined): void {
@@ -271,6 +276,7 @@ export class AgentSession {
     this.assertIdle();
     const id = this.store.appendContextEdit(targetId, change);
     this.rebuildContext();
+    this.emitState();
     await this.syncer.flush();
     return id;
   }
@@ -408,6 +414,7 @@ export class AgentSession {
     this.run = run.finally(() => {
       this.run = undefined;
       this.controller = undefined;
+      this.emitState();
     });
     return this.run;
   }
@@ -449,14 +456,26 @@ export class AgentSession {
 
   private onAgentEvent(event: AgentEvent): void {
     if (event.type === 'agent_end') this.recorder.showFailure(this.model, (e) => this.emit(e));
-    this.emit(event);
-    if (event.type === 'message_end') {
-      const persisted = PERSISTED_ROLES.has(event.message.role);
-      // A failed append stops the run: it ends with agent_end, its failure shown just before.
-      if (persisted && !this.recorder.append(event.message)) this.controller?.abort();
-    } else if (event.type === 'turn_end') {
-      this.syncer.requestQuietly();
+    if (event.type === 'message_end' && PERSISTED_ROLES.has(event.message.role)) {
+      // Saved first, so that message_end can name its entry (its entry_appended comes just
+      // before). A failed append stops the run: it ends with agent_end, its failure shown first.
+      const entryId = this.recorder.append(event.message);
+      if (entryId === undefined) this.controller?.abort();
+      this.emit(entryId === undefined ? event : { ...event, entryId });
+      return;
     }
+    this.emit(event);
+    if (event.type === 'turn_end') {
+      this.syncer.requestQuietly();
+      // The turn's answer and tool results are in the context now: new cost and usage.
+      this.emitState();
+    }
+  }
+
+  /** Pushes the session's state to listeners (see `state_changed` in shared/agent-events.ts). */
+  private emitState(): void {
+    if (this.disposed) return;
+    this.emit({ type: 'state_changed', state: this.getState() });
   }
 
   private rebuildContext(): void {
@@ -506,6 +525,7 @@ export class AgentSession {
       return { ok: false, error: err };
     } finally {
       this.compacting = false;
+      this.emitState();
     }
   }
 }

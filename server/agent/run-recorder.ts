@@ -53,15 +53,19 @@ export class RunRecorder {
   /** The entry each message of the session's runs was appended as. */
   private readonly entryIds = new WeakMap<AgentMessage, string>();
 
-  /** Appends a message of the run; false when this or an earlier append of the run failed. */
-  append(message: AgentMessage): boolean {
-    if (this.failure !== undefined) return false;
+  /**
+   * Appends a message of the run and returns its entry id; undefined when this or an earlier
+   * append of the run failed.
+   */
+  append(message: AgentMessage): string | undefined {
+    if (this.failure !== undefined) return undefined;
     try {
-      this.entryIds.set(message, this.store.appendMessage(message));
-      return true;
+      const id = this.store.appendMessage(message);
+      this.entryIds.set(message, id);
+      return id;
     } catch (error) {
       this.failure = error;
-      return false;
+      return undefined;
     }
   }
 

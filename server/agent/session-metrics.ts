@@ -1,3 +1,4 @@
+import type { ContextUsage } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, Usage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import {
@@ -10,16 +11,12 @@ import {
 /*
  * Figures a session shows about itself: context usage as pi computes it (getContextUsage over
  * estimateContextTokens: the last good assistant usage plus chars/4 estimates of what came after)
- * and the cost of the active path.
+ * and the cost of the active path. The page shows these figures as the server pushes them
+ * (`state_changed`) and computes none of them.
  */
 
-export type ContextUsage = {
-  tokens: number | null;
-  contextWindow: number;
-  percent: number | null;
-  /** True when `tokens` is only the chars/4 estimate of every message (no usage report counts). */
-  estimated?: boolean;
-};
+/** The shape clients see (shared/agent-events.ts); this file is its one computation. */
+export type { ContextUsage };
 
 /**
  * pi's getContextUsage, but never unknown after a compaction: until an assistant has answered

@@ -53,7 +53,9 @@ describe('arbor run', () => {
     expect(lines[0]).toMatchObject({ type: 'session', version: 3, cwd: workspace });
     const types = lines.map((l) => l.type);
     expect(types).toContain('auto_retry_start');
-    expect(types.at(-1)).toBe('agent_end');
+    // The session's state, pushed when the run is over, is the one line after agent_end.
+    expect(types.filter((type) => type !== 'state_changed').at(-1)).toBe('agent_end');
+    expect(types.at(-1)).toBe('state_changed');
     expect(fs.readFileSync(path.join(workspace, 'out.txt'), 'utf8')).toBe('written by the agent');
 
     const dir = path.join(data, 'sessions', `--${workspace.slice(1).replace(/\//g, '-')}--`);

@@ -1,8 +1,10 @@
 import { WebSocket } from 'ws';
 import {
+  CommandResultSchemas,
   PROTOCOL_VERSION,
   ServerMessageSchema,
   type ClientMessage,
+  type CommandType,
   type EventFrame,
   type ResponseFrame,
   type ServerMessage,
@@ -10,7 +12,8 @@ import {
 
 /*
  * A real WebSocket client for tests. Every frame it receives is parsed with the protocol's schema
- * (so a server frame that breaks the protocol fails the test) and kept in `frames`, in order.
+ * (so a server frame that breaks the protocol fails the test) and kept in `frames`, in order; every
+ * answer to `request` is parsed with its command's result schema.
  */
 
 export class WsTestClient {
@@ -109,12 +112,19 @@ export class WsTestClient {
     return found ? Promise.resolve(found) : this.next(test, timeoutMs);
   }
 
-  /** Sends a command with a fresh id and resolves with its response. */
+  /**
+   * Sends a command with a fresh id and resolves with its response; an ok answer that breaks its
+   * command's result schema throws.
+   */
   async request(command: Record<string, unknown>): Promise<ResponseFrame> {
     const id = `r${this.nextId++}`;
     const response = this.next((m) => m.type === 'response' && m.id === id, 20_000);
     this.send({ ...command, id });
-    return (await response) as ResponseFrame;
+    const answer = (await response) as ResponseFrame;
+    const type = command.type as CommandType;
+    if (answer.ok && Object.hasOwn(CommandResultSchemas, type))
+      CommandResultSchemas[type].parse(answer.data ?? {});
+    return answer;
   }
 
   /** Like request, but throws unless the response is ok; returns its data. */

@@ -10,8 +10,8 @@ import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*
  * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
- * its frames to the reducer, fetches the entry bodies the chat draws and lacks, resyncs after a gap and
- * refreshes the agent state when a run ends.
+ * its frames to the reducer, fetches the entry bodies the chat draws and lacks, and resyncs after a
+ * gap. The session's state (usage, cost, queues) comes pushed by the server (`state_changed`).
  */
 
 export interface SessionHandle {
@@ -127,7 +127,15 @@ export function useSession(
             if (deferred.length > 0 && deferred.length < batch.length) fetchBatch(deferred);
             else deferred.forEach((id) => requested.current.delete(id));
           })
-          .catch(() => batch.forEach((id) => requested.current.delete(id)));
+          .catch((error: unknown) => {
+            // An answer that does not read would not read the next time either: the chat says
+            // these bodies are unavailable, and the page says why once.
+            if (error instanceof CommandError && error.code === 'bad_frame') {
+              if (current.current !== sessionId) return;
+              dispatch({ type: 'entries_loaded', entries: [], unavailable: batch });
+              dispatch({ type: 'notice', kind: 'error', text: error.message });
+            } else batch.forEach((id) => requested.current.delete(id));
+          });
       };
       for (let i = 0; i < wanted.length; i += 500) fetchBatch(wanted.slice(i, i + 500));
     },
@@ -146,19 +154,6 @@ export function useSession(
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));
   }, [sessionId, missingKey, loadBodies]);
-
-  // When a run or a compaction ends, take the server's exact usage, cost and queues.
-  const busy = live ? live.state.isStreaming || live.state.isCompacting : false;
-  const wasBusy = useRef(busy);
-  useEffect(() => {
-    if (wasBusy.current && !busy && sessionId) {
-      socket
-        .request<'get_state'>({ type: 'get_state', sessionId })
-        .then((state) => dispatch({ type: 'state_loaded', state }))
-        .catch(() => undefined);
-    }
-    wasBusy.current = busy;
-  }, [busy, socket, sessionId]);
 
   return {
     view: live,

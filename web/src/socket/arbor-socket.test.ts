@@ -170,6 +170,55 @@ describe('ArborSocket', () => {
     expect(problems[0]).toMatch(/not JSON/);
   });
 
+  it('reports a malformed event once, applies nothing after it and reloads its session', async () => {
+    let subscribes = 0;
+    const event = (seq: number, body: Record<string, unknown>) =>
+      JSON.stringify({ type: 'event', sessionId: 'sess-1', seq, event: body });
+    peer = await startPeer((ws, frame) => {
+      if (frame.type !== 'subscribe') return;
+      subscribes++;
+      const seq = subscribes === 1 ? 3 : 7;
+      ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq }));
+      ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq } }));
+      if (subscribes > 1) return;
+      // A message_end whose message has no role, then the same again, then a good event.
+      const broken = { type: 'message_end', message: { content: 'hi' }, entryId: 'e1' };
+      ws.send(event(4, broken));
+      ws.send(event(5, broken));
+      ws.send(event(6, { type: 'agent_start' }));
+    });
+    const s = client(peer.url);
+    const frames: SessionFrame[] = [];
+    const problems: string[] = [];
+    s.onFrame((frame) => frames.push(frame));
+    s.onProblem((text) => problems.push(text));
+    s.start();
+    await s.subscribe('sess-1');
+    await waitFor(() => (frames.length >= 2 ? true : undefined));
+    expect(frames.map((f) => [f.type, 'seq' in f ? f.seq : null])).toEqual([
+      ['snapshot', 3],
+      ['snapshot', 7],
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^The server sent a "message_end" event the page cannot read \(event\.message\.role: .+\)\. The session is reloaded from the server\.$/,
+    );
+    expect(subscribes).toBe(2);
+  });
+
+  it("rejects a command whose answer does not match its result's schema, naming the field", async () => {
+    peer = await startPeer((ws, frame) => {
+      if (frame.type === 'ping')
+        ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { time: 'x' } }));
+    });
+    const s = client(peer.url);
+    s.start();
+    const error = await s.request<'ping'>({ type: 'ping' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CommandError);
+    expect(error).toMatchObject({ code: 'bad_frame' });
+    expect((error as Error).message).toMatch(/answer to "ping", time: .*expected number/);
+  });
+
   it('reconnects after a drop and resumes each session from the last seq it delivered', async () => {
     peer = await startPeer((ws, frame) => {
       if (frame.type === 'subscribe') {

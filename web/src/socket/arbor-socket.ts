@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import {
   CloseCode,
+  CommandResultSchemas,
   frameTooLargeMessage,
   PROTOCOL_VERSION,
   ServerMessageSchema,
@@ -19,9 +21,11 @@ import { parseSnapshot } from './snapshot-check';
 
 /*
  * The page's one WebSocket: says hello, correlates responses with requests by id, validates every
- * incoming frame with the shared schemas, and after a drop reconnects with backoff and resumes
- * each subscribed session from the last seq it delivered (the server replays what was missed,
- * or sends a fresh snapshot).
+ * incoming frame with the shared schemas (each event with its own, each command's result with the
+ * schema of that command), and after a drop reconnects with backoff and resumes each subscribed
+ * session from the last seq it delivered (the server replays what was missed, or sends a fresh
+ * snapshot). A frame that does not read is never half-applied: an event is reported once and its
+ * session reloaded from a fresh snapshot; an answer rejects its command with what was wrong.
  */
 
 /**
@@ -72,8 +76,25 @@ export interface SocketOptions {
 }
 
 interface PendingRequest {
+  type: CommandType;
   resolve: (data: unknown) => void;
   reject: (error: Error) => void;
+}
+
+/** Where a frame broke the schema, and how, for a person to pass on. */
+function issueText(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'it does not match the protocol';
+  const where = issue.path.length > 0 ? issue.path.join('.') : 'the frame';
+  return `${where}: ${issue.message}`;
+}
+
+/** What a frame of this shape is called in a message. */
+function frameName(json: unknown): string {
+  const frame = json as { type?: unknown; event?: { type?: unknown } } | null;
+  if (frame?.type === 'event' && typeof frame.event?.type === 'string')
+    return `a "${frame.event.type}" event`;
+  return typeof frame?.type === 'string' ? `a "${frame.type}" frame` : 'a frame';
 }
 
 const OPEN = 1;
@@ -96,6 +117,10 @@ export class ArborSocket {
   private readonly frameListeners = new Set<(frame: SessionFrame) => void>();
   private readonly statusListeners = new Set<(status: SocketStatus) => void>();
   private readonly problemListeners = new Set<(text: string) => void>();
+  /** Problems already reported: each is told once, however often the server repeats it. */
+  private readonly reported = new Set<string>();
+  /** Sessions reloading after an event that did not read: their events wait for the snapshot. */
+  private readonly reloading = new Set<string>();
   private welcomeInfo: Welcome | null = null;
   private readonly options: Required<SocketOptions>;
 
@@ -175,7 +200,8 @@ export class ArborSocket {
       }
     }
     return new Promise<CommandResults[T]>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (data: unknown) => void, reject });
+      const type = command.type;
+      this.pending.set(id, { type, resolve: resolve as (data: unknown) => void, reject });
       if (this.status === 'open' && this.socket?.readyState === OPEN) this.socket.send(frame);
       else this.outbox.push({ id, frame });
     });
@@ -233,6 +259,7 @@ export class ArborSocket {
       if (this.socket !== socket) return;
       this.socket = null;
       this.welcomeInfo = null;
+      this.reloading.clear();
       this.failPending('The connection dropped before the server answered.');
       if (event.code === CloseCode.unauthorized) {
         this.stopped = true;
@@ -269,7 +296,7 @@ export class ArborSocket {
     try {
       json = JSON.parse(typeof raw === 'string' ? raw : String(raw));
     } catch {
-      this.problem('The server sent a frame that is not JSON.');
+      this.protocolProblem('The server sent a frame that is not JSON.');
       return;
     }
     if ((json as { type?: unknown } | null)?.type === 'snapshot') {
@@ -280,21 +307,52 @@ export class ArborSocket {
     }
     const parsed = ServerMessageSchema.safeParse(json);
     if (!parsed.success) {
-      const id = (json as { id?: unknown } | null)?.id;
-      const request = typeof id === 'string' ? this.pending.get(id) : undefined;
-      if (request) {
-        this.pending.delete(id as string);
-        request.reject(
-          new CommandError('bad_frame', 'The server sent an answer the page cannot read.'),
-        );
-      }
-      this.problem(
-        `The server sent a frame the page cannot read: ${parsed.error.issues[0]?.message ?? ''}`,
-      );
+      this.unreadable(json, issueText(parsed.error));
       return;
     }
     // Snapshots were read above, their tree decoded; a frame parsed here is never one.
     if (parsed.data.type !== 'snapshot') this.dispatch(parsed.data);
+  }
+
+  /**
+   * A frame that broke the protocol: an answer rejects its command, an event reloads its session
+   * (applying the events after it would leave the page wrong), anything else is reported.
+   */
+  private unreadable(json: unknown, why: string): void {
+    const frame = json as { type?: unknown; id?: unknown; sessionId?: unknown } | null;
+    const text = `The server sent ${frameName(json)} the page cannot read (${why}).`;
+    const request = typeof frame?.id === 'string' ? this.pending.get(frame.id) : undefined;
+    if (frame?.type === 'response' && request) {
+      this.pending.delete(frame.id as string);
+      request.reject(new CommandError('bad_frame', text));
+      return;
+    }
+    const sessionId = frame?.sessionId;
+    if (
+      frame?.type === 'event' &&
+      typeof sessionId === 'string' &&
+      this.subscriptions.has(sessionId)
+    ) {
+      if (this.reloading.has(sessionId)) return;
+      this.reloading.add(sessionId);
+      this.protocolProblem(`${text} The session is reloaded from the server.`);
+      this.resync(sessionId).catch(() => this.reloading.delete(sessionId));
+      return;
+    }
+    this.protocolProblem(text);
+  }
+
+  /** A command's answer, parsed with the schema of that command's result. */
+  private answer(request: PendingRequest, id: string, data: unknown): void {
+    this.pending.delete(id);
+    const parsed = CommandResultSchemas[request.type].safeParse(data ?? {});
+    if (parsed.success) request.resolve(parsed.data);
+    else {
+      const why = `its answer to "${request.type}", ${issueText(parsed.error)}`;
+      request.reject(
+        new CommandError('bad_frame', `The server sent an answer the page cannot read (${why}).`),
+      );
+    }
   }
 
   private dispatch(frame: PageMessage): void {
@@ -310,9 +368,11 @@ export class ArborSocket {
       case 'response': {
         const request = this.pending.get(frame.id);
         if (!request) return;
-        this.pending.delete(frame.id);
-        if (frame.ok) request.resolve(frame.data ?? {});
-        else request.reject(new CommandError(frame.error.code, frame.error.message));
+        if (frame.ok) this.answer(request, frame.id, frame.data);
+        else {
+          this.pending.delete(frame.id);
+          request.reject(new CommandError(frame.error.code, frame.error.message));
+        }
         return;
       }
       case 'error': {
@@ -326,11 +386,13 @@ export class ArborSocket {
         return;
       }
       case 'snapshot':
+        this.reloading.delete(frame.sessionId);
         if (this.subscriptions.has(frame.sessionId))
           this.subscriptions.set(frame.sessionId, frame.seq);
         this.emit(frame);
         return;
       case 'event': {
+        if (this.reloading.has(frame.sessionId)) return;
         const last = this.subscriptions.get(frame.sessionId);
         if (typeof last === 'number' && frame.seq <= last) return;
         if (typeof last === 'number') this.subscriptions.set(frame.sessionId, frame.seq);
@@ -349,6 +411,13 @@ export class ArborSocket {
 
   private emit(frame: SessionFrame): void {
     for (const listener of this.frameListeners) listener(frame);
+  }
+
+  /** A frame that broke the protocol, told once however often the server repeats it. */
+  private protocolProblem(text: string): void {
+    if (this.reported.has(text)) return;
+    this.reported.add(text);
+    this.problem(text);
   }
 
   private problem(text: string): void {

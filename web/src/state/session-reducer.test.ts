@@ -39,15 +39,15 @@ describe('sessionReducer', () => {
     ]);
   });
 
-  it('streams an answer from deltas and stores it under its entry when appended', () => {
+  it('streams an answer from deltas and stores it under the entry its message_end names', () => {
     const u2 = node({ id: 'u2', role: 'user' }, 'a1');
     const a2 = node({ id: 'a2', role: 'assistant' }, 'u2');
     const partial = assistantMessage('');
     let view = run(opened(), [
       { type: 'agent_start' },
       { type: 'message_start', message: userMessage('next') },
-      { type: 'message_end', message: userMessage('next') },
       { type: 'entry_appended', node: u2 },
+      { type: 'message_end', message: userMessage('next'), entryId: 'u2' },
       { type: 'message_start', message: partial },
       { type: 'message_update', assistantMessageEvent: { type: 'text_start', contentIndex: 0 } },
       {
@@ -67,8 +67,8 @@ describe('sessionReducer', () => {
     view = run(
       view,
       [
-        { type: 'message_end', message: assistantMessage('Hello') },
         { type: 'entry_appended', node: a2 },
+        { type: 'message_end', message: assistantMessage('Hello'), entryId: 'a2' },
         { type: 'agent_end', messages: [] },
       ],
       9,
@@ -78,18 +78,61 @@ describe('sessionReducer', () => {
     expect(items.at(-1)!.message).toMatchObject({ content: [{ text: 'Hello' }] });
     expect(view.leafId).toBe('a2');
     expect(view.state.isStreaming).toBe(false);
-    expect(view.state.cost).toBe(0.5);
-    expect(view.state.contextUsage.tokens).toBe(120);
   });
 
-  it('pairs a body with its entry when the entry is announced before the message ends', () => {
-    const u2 = node({ id: 'u2', role: 'user' }, 'a1');
+  it('pairs each message with the entry it names, whatever the order of roles', () => {
+    const t1 = node({ id: 't1', role: 'toolResult' }, 'a1');
+    const t2 = node({ id: 't2', role: 'toolResult' }, 't1');
+    const u2 = node({ id: 'u2', role: 'user' }, 't2');
+    const result = (text: string) => ({
+      role: 'toolResult' as const,
+      toolCallId: text,
+      toolName: 'read',
+      content: [{ type: 'text' as const, text }],
+      timestamp: 1,
+    });
     const view = run(opened(), [
+      { type: 'entry_appended', node: t1 },
+      { type: 'entry_appended', node: t2 },
       { type: 'entry_appended', node: u2 },
-      { type: 'message_end', message: userMessage('early') },
+      // Later entries' messages end first: pairing by role order would swap t1 and t2.
+      { type: 'message_end', message: userMessage('steer'), entryId: 'u2' },
+      { type: 'message_end', message: result('second'), entryId: 't2' },
+      { type: 'message_end', message: result('first'), entryId: 't1' },
     ]);
-    expect(view.bodies.get('u2')).toMatchObject({ content: [{ text: 'early' }] });
+    expect(view.bodies.get('t1')).toMatchObject({ content: [{ text: 'first' }] });
+    expect(view.bodies.get('t2')).toMatchObject({ content: [{ text: 'second' }] });
+    expect(view.bodies.get('u2')).toMatchObject({ content: [{ text: 'steer' }] });
+    expect(view.awaitingBody).toEqual([]);
     expect(view.unsaved).toEqual([]);
+  });
+
+  it('keeps a message that names no entry as unsaved, never as the body of an awaited entry', () => {
+    const a2 = node({ id: 'a2', role: 'assistant' }, 'a1');
+    const view = run(opened(), [
+      { type: 'entry_appended', node: a2 },
+      { type: 'message_end', message: assistantMessage('not saved') },
+    ]);
+    expect(view.bodies.has('a2')).toBe(false);
+    expect(view.awaitingBody).toEqual(['a2']);
+    expect(view.unsaved).toMatchObject([{ content: [{ text: 'not saved' }] }]);
+  });
+
+  it('shows the state the server pushes, and computes no usage or cost of its own', () => {
+    const a2 = node({ id: 'a2', role: 'assistant' }, 'a1');
+    let view = run(opened(), [
+      { type: 'entry_appended', node: a2 },
+      { type: 'message_end', message: assistantMessage('Hello'), entryId: 'a2' },
+    ]);
+    expect(view.state.cost).toBe(opened().state.cost);
+    expect(view.state.contextUsage).toEqual(opened().state.contextUsage);
+    const state = {
+      ...view.state,
+      cost: 0.25,
+      contextUsage: { tokens: 300, contextWindow: 1000, percent: 30, estimated: true },
+    };
+    view = run(view, [{ type: 'state_changed', state }], 3);
+    expect(view.state).toEqual(state);
   });
 
   it('does not mutate the previous streaming message when a delta arrives', () => {

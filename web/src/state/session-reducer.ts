@@ -62,9 +62,9 @@ export interface SessionView {
   unavailable: ReadonlySet<string>;
   /** The message being streamed (between message_start and message_end). */
   streaming: AgentMessage | null;
-  /** Messages that ended but whose entry has not been announced yet, oldest first. */
+  /** Messages that ended without being saved (no entry names them), oldest first. */
   unsaved: AgentMessage[];
-  /** Entries announced before their message ended (ids), oldest first. */
+  /** Entries announced whose message has not ended yet (ids): their `message_end` brings it. */
   awaitingBody: string[];
   toolRuns: Map<string, ToolRun>;
   state: AgentState;
@@ -83,7 +83,6 @@ export type SessionAction =
   | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
   /** Bodies of path messages (a `get_path` answer: another branch being read). */
   | { type: 'messages_loaded'; sessionId: string; messages: PathMessage[] }
-  | { type: 'state_loaded'; state: AgentState }
   | { type: 'notice'; kind: Notice['kind']; text: string }
   | { type: 'dismiss_notice'; id: number }
   | { type: 'closed'; sessionId: string; reason: string };
@@ -173,17 +172,8 @@ function cloneForDelta(message: AssistantMessage, index: number): AssistantMessa
   return { ...message, content };
 }
 
-function contextTokensOf(message: AssistantMessage): number {
-  const usage = message.usage;
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
 function isMessageEntry(node: TreeNode): boolean {
   return node.type === 'message' || node.type === 'custom_message';
-}
-
-function roleOfEntry(node: TreeNode): string {
-  return node.type === 'custom_message' ? 'custom' : (node.role ?? '');
 }
 
 function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
@@ -210,28 +200,13 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
       return { ...view, streaming: next };
     }
     case 'message_end': {
+      // The message is the body of the entry it names; one that names none was not saved.
       let next: SessionView = { ...view, streaming: null };
-      const message = event.message;
-      if (message.role === 'assistant') {
-        const state = { ...view.state, cost: view.state.cost + (message.usage.cost?.total ?? 0) };
-        if (message.stopReason !== 'error' && message.stopReason !== 'aborted') {
-          const tokens = contextTokensOf(message);
-          const window = state.contextUsage.contextWindow;
-          state.contextUsage = {
-            tokens,
-            contextWindow: window,
-            percent: window > 0 ? (tokens / window) * 100 : null,
-          };
-        }
-        next.state = state;
-      }
-      const waiting = view.awaitingBody.findIndex(
-        (id) => roleOfEntry(view.byId.get(id)!) === message.role,
-      );
-      if (waiting >= 0) {
+      const { message, entryId } = event;
+      if (entryId !== undefined) {
         const bodies = new Map(view.bodies);
-        bodies.set(view.awaitingBody[waiting]!, message);
-        const awaitingBody = view.awaitingBody.filter((_, i) => i !== waiting);
+        bodies.set(entryId, message);
+        const awaitingBody = view.awaitingBody.filter((id) => id !== entryId);
         next = { ...next, bodies, awaitingBody };
       } else {
         next.unsaved = [...view.unsaved, message];
@@ -310,21 +285,15 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
     }
     case 'entry_appended': {
       const node = event.node;
-      if (view.byId.has(node.id)) return { ...view, leafId: node.id };
+      // An entry is appended at the leaf and becomes it (a label's and a name's too).
+      const state = { ...view.state, leafId: node.id };
+      if (view.byId.has(node.id)) return { ...view, leafId: node.id, state };
       const byId = new Map(view.byId);
       byId.set(node.id, node);
-      let next: SessionView = { ...view, byId, tree: [...view.tree, node], leafId: node.id };
-      if (isMessageEntry(node)) {
-        const role = roleOfEntry(node);
-        const index = view.unsaved.findIndex((message) => message.role === role);
-        if (index >= 0) {
-          const bodies = new Map(view.bodies);
-          bodies.set(node.id, view.unsaved[index]!);
-          next = { ...next, bodies, unsaved: view.unsaved.filter((_, i) => i !== index) };
-        } else if (!view.bodies.has(node.id)) {
-          next = { ...next, awaitingBody: [...view.awaitingBody, node.id] };
-        }
-      }
+      let next: SessionView = { ...view, byId, tree: [...view.tree, node], leafId: node.id, state };
+      // Its message_end (next) names it and brings its body.
+      if (isMessageEntry(node) && !view.bodies.has(node.id))
+        next = { ...next, awaitingBody: [...view.awaitingBody, node.id] };
       return next;
     }
     case 'leaf_moved':
@@ -352,13 +321,12 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
     }
     case 'thinking_level_changed':
       return { ...view, state: { ...view.state, thinkingLevel: event.level } };
-    case 'model_changed': {
-      const model = view.models.find((m) => m.id === event.modelId);
-      const contextUsage = model
-        ? { ...view.state.contextUsage, contextWindow: model.contextWindow }
-        : view.state.contextUsage;
-      return { ...view, state: { ...view.state, modelId: event.modelId, contextUsage } };
-    }
+    case 'model_changed':
+      // Its usage against the new window follows in `state_changed`.
+      return { ...view, state: { ...view.state, modelId: event.modelId } };
+    case 'state_changed':
+      // The server's figures, taken as they are: the page computes none of them.
+      return { ...view, state: event.state };
     default:
       return assertNever(event);
   }
@@ -417,9 +385,6 @@ export function sessionReducer(
       for (const { entryId, message } of fresh) bodies.set(entryId!, message);
       return { ...view, bodies };
     }
-    case 'state_loaded':
-      // The leaf is owned by the event stream, which may already be ahead of this answer.
-      return { ...view, state: { ...action.state, leafId: view.leafId } };
     case 'notice':
       return withNotice(view, action.kind, action.text);
     case 'dismiss_notice':
