@@ -12,7 +12,7 @@ import type {
   ModelStreamOutcome,
   StreamFn,
 } from '../models/model-stream.js';
-import { NO_RESULT_TEXT, toProviderMessages } from './convert-to-llm.js';
+import { NO_RESULT_TEXT, toProviderMessages } from '../models/convert-to-llm.js';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy.js';
 import { defineTool, textResult } from '../tools/tool-args.js';
 

@@ -5,7 +5,7 @@ import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { AnyAgentTool } from '../tools/tool-types.js';
 import type { EmitFn } from './tool-execution.js';
 import type { ModelStreamOutcome, StreamFn } from '../models/model-stream.js';
-import { toProviderMessages } from './convert-to-llm.js';
+import { toProviderMessages } from '../models/convert-to-llm.js';
 import { PartialMessage } from './partial-message.js';
 import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
 import { systemPromptUpdate, type SystemPromptSections } from './system-prompt.js';

@@ -13,7 +13,11 @@ import type { ContextChange } from '../store/context-edit-rule.js';
 import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
-import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
+import {
+  createCompleteFn,
+  runContextSteps,
+  type CompactionContext,
+} from '../compaction/context-transforms.js';
 import { resolveNavigation } from './navigation.js';
 import { RunRecorder } from './run-recorder.js';
 import {
