@@ -24,7 +24,7 @@ import { SessionLocator } from '../hub/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
-import { ArborError } from './error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';

@@ -1,7 +1,7 @@
 import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
 import { encodeTree } from '../../shared/tree-wire.js';
-import { ArborError } from '../app/error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import { accessFor, mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { fitBody } from './fit-body.js';

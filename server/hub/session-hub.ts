@@ -4,7 +4,7 @@ import { createAgentSession } from '../agent/create-agent-session.js';
 import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { ModelCatalog } from '../models/model-catalog.js';
 import { NotASessionFileError, SessionStore } from '../store/session-store.js';
-import { ArborError } from '../app/error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import type { ToolPolicy } from '../config/tool-policy.js';
 import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';

@@ -20,7 +20,7 @@ import {
   trashDir,
   trashRecordOf,
 } from '../../store/session-trash.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 
 export interface SessionRouteDeps {
   dataDir: string;

@@ -12,7 +12,7 @@ import type { SessionLocator } from '../../hub/session-locator.js';
 import { uuidv7 } from '../../store/entry-ids.js';
 import { importSessionStream, SessionImportError } from '../../store/session-import.js';
 import { sessionIdOnDisk } from '../../store/session-trash.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 import { ImportSlots } from './import-slots.js';
 import { matchesQuery, toListItem } from './session-items.js';
 
