@@ -13,7 +13,7 @@ import { LoginSessions } from '../auth/login-sessions.js';
 import { SessionOwners } from '../auth/session-owners.js';
 import { UserStore } from '../auth/user-store.js';
 import { ConfigError, isLoopbackHost, type ArborConfig } from '../config/load-config.js';
-import { hasBwrap, toolPolicyFor } from '../config/tool-policy.js';
+import { hasBwrap, toolPolicyFor } from '../tools/tool-policy.js';
 import type { DemoModelOptions } from '../demo-model/demo-model-handler.js';
 import { demoModelPlugin } from '../demo-model/demo-model-server.js';
 import { CloseCode } from '../../shared/protocol.js';

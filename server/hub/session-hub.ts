@@ -5,7 +5,7 @@ import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { ModelCatalog } from '../models/model-catalog.js';
 import { NotASessionFileError, SessionStore } from '../store/session-store.js';
 import { ArborError } from '../errors/error-catalog.js';
-import type { ToolPolicy } from '../config/tool-policy.js';
+import type { ToolPolicy } from '../tools/tool-policy.js';
 import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
 import { LiveSession, type SessionClosedReason } from './live-session.js';
