@@ -20,6 +20,7 @@ import { CloseCode } from '../../shared/protocol.js';
 import type { ClientConnection } from '../hub/client-connection.js';
 import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
+import { createSessionFactory } from './session-factory.js';
 import { SessionLocator } from '../hub/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
@@ -173,8 +174,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const locator = new SessionLocator(config.dataDir, config.workspaces, config.sessionDir);
   for (const warning of config.warnings) app.log.warn(warning);
   const bwrap = hasBwrap();
-  const hub = new SessionHub({
-    locator,
+  const sessions = createSessionFactory({
     catalog: currentCatalog,
     toolPolicy: () =>
       toolPolicyFor({
@@ -185,15 +185,22 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
         ...(config.sessionDir !== undefined ? { sessionDir: config.sessionDir } : {}),
         workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
-    coalesceMs: config.coalesceMs,
-    replayEvents: config.replayEvents,
-    idleSessionMs: config.idleSessionMs,
+    sessionDir: (workspace) => locator.sessionDir(workspace),
     compactionSettings: {
       ...(config.file.compaction !== undefined ? { compaction: config.file.compaction } : {}),
       ...(config.file.branchSummary !== undefined
         ? { branchSummary: config.file.branchSummary }
         : {}),
     },
+    log: app.log,
+  });
+  const hub = new SessionHub({
+    locator,
+    catalog: currentCatalog,
+    sessions,
+    coalesceMs: config.coalesceMs,
+    replayEvents: config.replayEvents,
+    idleSessionMs: config.idleSessionMs,
     log: app.log,
   });
   const connections = new Set<ClientConnection>();
