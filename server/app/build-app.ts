@@ -21,7 +21,7 @@ import type { ClientConnection } from '../hub/client-connection.js';
 import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
 import { createSessionFactory } from './session-factory.js';
-import { SessionLocator } from '../hub/session-locator.js';
+import { SessionLocator } from '../config/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';

@@ -7,7 +7,7 @@ import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
 import { LiveSession, type SessionClosedReason } from './live-session.js';
 import type { SessionFactory } from './session-factory.js';
-import type { SessionLocator } from './session-locator.js';
+import type { SessionLocator } from '../config/session-locator.js';
 
 /*
  * The open sessions of the server: at most one LiveSession (one AgentSession, one file lock) per
