@@ -5,7 +5,7 @@ import type {
 } from '../../server/compaction/fit-summary-request.js';
 import { summaryInputBudget } from '../../server/compaction/fit-summary-request.js';
 import { planCompaction } from '../../server/compaction/plan-compaction.js';
-import { convertToLlm } from '../../server/agent/convert-to-llm.js';
+import { convertToLlm } from '../../server/models/convert-to-llm.js';
 import {
   INITIAL_SUMMARY_INSTRUCTIONS,
   SUMMARIZATION_SYSTEM_PROMPT,

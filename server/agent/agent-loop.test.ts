@@ -5,14 +5,14 @@ import type { AgentMessage, AssistantMessage, UserMessage } from '../../shared/m
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
+import type { AnyAgentTool } from '../tools/tool-types.js';
 import type {
-  AnyAgentTool,
   ModelRequest,
   ModelStreamEvent,
   ModelStreamOutcome,
   StreamFn,
-} from './agent-types.js';
-import { NO_RESULT_TEXT, toProviderMessages } from './convert-to-llm.js';
+} from '../models/model-stream.js';
+import { NO_RESULT_TEXT, toProviderMessages } from '../models/convert-to-llm.js';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy.js';
 import { defineTool, textResult } from '../tools/tool-args.js';
 

@@ -2,18 +2,20 @@ import type { AssistantMessageEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
-import type {
-  AnyAgentTool,
-  ContextTransform,
-  EmitFn,
-  ModelStreamOutcome,
-  StreamFn,
-} from './agent-types.js';
-import { toProviderMessages } from './convert-to-llm.js';
+import type { AnyAgentTool } from '../tools/tool-types.js';
+import type { EmitFn } from './tool-execution.js';
+import type { ModelStreamOutcome, StreamFn } from '../models/model-stream.js';
+import { toProviderMessages } from '../models/convert-to-llm.js';
 import { PartialMessage } from './partial-message.js';
 import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
 import { systemPromptUpdate, type SystemPromptSections } from './system-prompt.js';
 import { executeToolCalls } from './tool-execution.js';
+
+/** A step run on the agent context before every model call (compaction plugs in here). */
+export type ContextTransform = (
+  messages: AgentMessage[],
+  context: { signal: AbortSignal; model: ModelInfo },
+) => Promise<AgentMessage[]>;
 
 /*
  * The model/tool loop, in pi 0.73's event order (agent-loop.ts): agent_start, turn_start, the

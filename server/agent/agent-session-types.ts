@@ -2,8 +2,9 @@ import type { SessionState } from '../../shared/agent-events.js';
 import type { ImageContent } from '../../shared/messages.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import type { SessionStore } from '../store/session-store.js';
-import type { AnyAgentTool, StreamFn } from './agent-types.js';
-import type { Compactor, ContextStep } from './context-transforms.js';
+import type { AnyAgentTool } from '../tools/tool-types.js';
+import type { StreamFn } from '../models/model-stream.js';
+import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
 import type { RetrySettings } from './retry-policy.js';
 import type { SystemPromptSections } from './system-prompt.js';
 

@@ -5,7 +5,7 @@ import type { AgentMessage, AssistantMessage, ToolCall } from '../../shared/mess
 import { contentText } from '../../shared/messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { SessionBusyError } from './session-errors.js';
-import { toProviderMessages } from './convert-to-llm.js';
+import { toProviderMessages } from '../models/convert-to-llm.js';
 import { eventTrace, startHarness, type Harness } from './test-support/session-harness.js';
 
 let h: Harness;

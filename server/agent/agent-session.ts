@@ -11,9 +11,14 @@ import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { ContextChange } from '../store/context-edit-rule.js';
 import type { SessionStore } from '../store/session-store.js';
+import type { SessionView } from './session-view.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
-import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
+import {
+  createCompleteFn,
+  runContextSteps,
+  type CompactionContext,
+} from '../compaction/context-transforms.js';
 import { resolveNavigation } from './navigation.js';
 import { RunRecorder } from './run-recorder.js';
 import {
@@ -279,6 +284,11 @@ export class AgentSession {
     this.emitState();
     await this.syncer.flush();
     return id;
+  }
+
+  /** The session's tree to read; the hub's one door into it (writes go through the methods above). */
+  get view(): SessionView {
+    return this.store;
   }
 
   /** True while a run, or a compaction or branch summary, is in progress. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
 import { estimateTokens } from '../compaction/token-estimates.js';
-import type { Compactor, ContextStep } from './context-transforms.js';
+import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
 import { startHarness, type Harness } from './test-support/session-harness.js';
 
 /*

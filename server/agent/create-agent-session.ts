@@ -6,9 +6,9 @@ import type { SessionStore } from '../store/session-store.js';
 import { createTools, DEFAULT_TOOL_POLICY, type ToolPolicy } from '../tools/create-tools.js';
 import { AgentSession } from './agent-session.js';
 import { UnknownModelError } from './session-errors.js';
-import type { StreamFn } from './agent-types.js';
+import type { StreamFn } from '../models/model-stream.js';
 import { createArborCompaction } from '../compaction/agent-compaction.js';
-import type { Compactor, ContextStep } from './context-transforms.js';
+import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { buildSystemPromptSections, type SystemPromptSections } from './system-prompt.js';
 

@@ -1,6 +1,6 @@
 import { applyAssistantDelta, type AssistantMessageEvent } from '../../shared/agent-events.js';
 import type { AssistantMessage } from '../../shared/messages.js';
-import { TextGatherer } from './text-gatherer.js';
+import { TextGatherer } from '../models/text-gatherer.js';
 
 /**
  * The assistant message being streamed, every delta applied. Text and thinking deltas are gathered

@@ -15,7 +15,7 @@ import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { openaiStream } from '../models/openai-stream.js';
 import { SessionStore } from '../store/session-store.js';
 import { PI16_FIXTURES } from '../store/test-support/pi16-oracle.js';
-import type { StreamFn } from './agent-types.js';
+import type { StreamFn } from '../models/model-stream.js';
 import { createAgentSession } from './create-agent-session.js';
 
 /*

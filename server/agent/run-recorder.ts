@@ -3,7 +3,7 @@ import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/openai-stream.js';
 import type { SessionStore } from '../store/session-store.js';
-import { STORAGE_MESSAGES, storageProblem } from '../store/storage-errors.js';
+import { STORAGE_MESSAGES, storageProblem } from '../errors/storage-errors.js';
 import type { AgentSessionDeps } from './agent-session-types.js';
 
 /*

@@ -9,7 +9,7 @@ import { ModelCatalog } from '../models/model-catalog.js';
 import { openaiStream } from '../models/openai-stream.js';
 import { TOOL_IMAGE_OMITTED, USER_IMAGE_OMITTED } from '../models/request-capabilities.js';
 import { SessionStore } from '../store/session-store.js';
-import type { StreamFn } from './agent-types.js';
+import type { StreamFn } from '../models/model-stream.js';
 import { startHarness, type Harness } from './test-support/session-harness.js';
 
 /*

@@ -1,6 +1,7 @@
 import type { AgentMessage, SystemMessage, ToolDeclaration } from '../../shared/messages.js';
 import { currentSystemMessage, currentTools } from '../../shared/system-prompt.js';
-import type { AnyAgentTool, ToolSpec } from './agent-types.js';
+import type { AnyAgentTool } from '../tools/tool-types.js';
+import type { ToolSpec } from '../models/model-stream.js';
 
 /*
  * Arbor's prompt and tools, recorded in the session as pi 1.6 records its own (decision 063): a

@@ -1,6 +1,9 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage } from '../../shared/messages.js';
-import type { ToolResultPayload } from '../../shared/agent-events.js';
-import type { AnyAgentTool, EmitFn, ToolResultValue } from './agent-types.js';
+import type { AgentEvent, ToolResultPayload } from '../../shared/agent-events.js';
+import type { AnyAgentTool, ToolResultValue } from '../tools/tool-types.js';
+
+/** Where the loop and its tool calls send their events. */
+export type EmitFn = (event: AgentEvent) => void;
 
 /*
  * Runs one assistant message's tool calls as pi 0.73 does in its default parallel mode: every call

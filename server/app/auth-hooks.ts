@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserSummary } from '../../shared/protocol.js';
 import { LOGIN_COOKIE, type LoginSessions } from '../auth/login-sessions.js';
 import type { StoredUser, UserStore } from '../auth/user-store.js';
-import { ArborError } from './error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import { hostAllowedWithoutLogin, originAllowed, refusedHostMessage } from './origin-check.js';
 
 declare module 'fastify' {

@@ -13,18 +13,19 @@ import { LoginSessions } from '../auth/login-sessions.js';
 import { SessionOwners } from '../auth/session-owners.js';
 import { UserStore } from '../auth/user-store.js';
 import { ConfigError, isLoopbackHost, type ArborConfig } from '../config/load-config.js';
-import { hasBwrap, toolPolicyFor } from '../config/tool-policy.js';
+import { hasBwrap, toolPolicyFor } from '../tools/tool-policy.js';
 import type { DemoModelOptions } from '../demo-model/demo-model-handler.js';
 import { demoModelPlugin } from '../demo-model/demo-model-server.js';
 import { CloseCode } from '../../shared/protocol.js';
 import type { ClientConnection } from '../hub/client-connection.js';
 import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
-import { SessionLocator } from '../hub/session-locator.js';
+import { createSessionFactory } from './session-factory.js';
+import { SessionLocator } from '../config/session-locator.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
-import { ArborError } from './error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
@@ -173,8 +174,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const locator = new SessionLocator(config.dataDir, config.workspaces, config.sessionDir);
   for (const warning of config.warnings) app.log.warn(warning);
   const bwrap = hasBwrap();
-  const hub = new SessionHub({
-    locator,
+  const sessions = createSessionFactory({
     catalog: currentCatalog,
     toolPolicy: () =>
       toolPolicyFor({
@@ -185,15 +185,22 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
         ...(config.sessionDir !== undefined ? { sessionDir: config.sessionDir } : {}),
         workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
-    coalesceMs: config.coalesceMs,
-    replayEvents: config.replayEvents,
-    idleSessionMs: config.idleSessionMs,
+    sessionDir: (workspace) => locator.sessionDir(workspace),
     compactionSettings: {
       ...(config.file.compaction !== undefined ? { compaction: config.file.compaction } : {}),
       ...(config.file.branchSummary !== undefined
         ? { branchSummary: config.file.branchSummary }
         : {}),
     },
+    log: app.log,
+  });
+  const hub = new SessionHub({
+    locator,
+    catalog: currentCatalog,
+    sessions,
+    coalesceMs: config.coalesceMs,
+    replayEvents: config.replayEvents,
+    idleSessionMs: config.idleSessionMs,
     log: app.log,
   });
   const connections = new Set<ClientConnection>();

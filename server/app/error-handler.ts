@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { HttpError } from '../../shared/rest-shapes.js';
-import { ArborError, ERROR_CATALOG, toErrorBody } from './error-catalog.js';
+import { ArborError, ERROR_CATALOG, toErrorBody } from '../errors/error-catalog.js';
 
 /**
  * Every failed HTTP request answers `{ error: { code, message } }` with the catalog's status.

@@ -6,7 +6,7 @@ import type { AgentMessage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { currentSystemMessage } from '../../shared/system-prompt.js';
 import type { AgentSession } from '../agent/agent-session.js';
-import { toProviderMessages } from '../agent/convert-to-llm.js';
+import { toProviderMessages } from '../models/convert-to-llm.js';
 import { createAgentSession } from '../agent/create-agent-session.js';
 import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';

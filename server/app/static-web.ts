@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { markRoutesPublic } from './auth-hooks.js';
-import { ArborError } from './error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 
 /**
  * Serves the built page from `webRoot` (normally `dist/web`), with every other GET outside `/api/`

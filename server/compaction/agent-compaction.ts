@@ -6,7 +6,7 @@ import type {
   Compactor,
   ContextStep,
   ContextStepContext,
-} from '../agent/context-transforms.js';
+} from './context-transforms.js';
 import type { SessionStore } from '../store/session-store.js';
 import { collectEntriesForBranchSummarySliced, generateBranchSummary } from './branch-summary.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderMessage } from '../agent/agent-types.js';
+import type { ProviderMessage } from '../models/model-stream.js';
 import { emptyUsage } from '../../shared/messages.js';
 import { prng } from '../../shared/prng.js';
 import {

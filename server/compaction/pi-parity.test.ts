@@ -9,7 +9,7 @@ import { findCutPoint, isValidCutPoint } from './cut-point.js';
 import { computeFileLists, formatFileOperations } from './file-operations.js';
 import { prepareCompaction } from './prepare-compaction.js';
 import { serializeConversation } from './serialize-conversation.js';
-import { convertToLlm } from '../agent/convert-to-llm.js';
+import { convertToLlm } from '../models/convert-to-llm.js';
 import { buildSessionContextFromEntries } from '../store/session-context.js';
 import { loadPiOracle, type PiOracle } from './test-support/pi-oracle.js';
 import { prng } from '../../shared/prng.js';

@@ -1,5 +1,5 @@
 import type { UserMessage } from '../../shared/messages.js';
-import type { ProviderMessage } from '../agent/agent-types.js';
+import type { ProviderMessage } from '../models/model-stream.js';
 
 /*
  * A conversation as plain text for a summary request. Serialising (instead of replaying the

@@ -4,7 +4,7 @@ import { prepareCompactionInWorker } from './compaction-runner.js';
 import { CompactionRefusedError } from './plan-compaction.js';
 import { pathNewestFirst, type PathReader } from './session-path.js';
 import { Summarizer } from './summarizer.js';
-import type { CompleteFn } from '../agent/context-transforms.js';
+import type { CompleteFn } from './context-transforms.js';
 import { SummaryAbortedError, type SummaryModelInfo } from './summary-model.js';
 import type { CompactionSettings } from './token-estimates.js';
 

@@ -1,6 +1,6 @@
 import type { CompactionResult } from '../../shared/agent-events.js';
 import type { AgentMessage } from '../../shared/messages.js';
-import type { CompleteFn, CompletionRequest } from '../agent/context-transforms.js';
+import type { CompleteFn, CompletionRequest } from './context-transforms.js';
 import type { FileOperationsDetails } from '../../shared/session-entries.js';
 import type { PlannedCompaction } from './compaction-job.js';
 import { formatFileOperations } from './file-operations.js';

@@ -1,6 +1,6 @@
 import type { AssistantMessage } from '../../shared/messages.js';
 import { contentText } from '../../shared/messages.js';
-import type { CompleteFn, CompletionRequest } from '../agent/context-transforms.js';
+import type { CompleteFn, CompletionRequest } from './context-transforms.js';
 
 /*
  * The narrow view of a model that summaries need: its window, how much it may answer, and one

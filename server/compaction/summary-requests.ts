@@ -1,5 +1,5 @@
 import type { AgentMessage } from '../../shared/messages.js';
-import { convertToLlm } from '../agent/convert-to-llm.js';
+import { convertToLlm } from '../models/convert-to-llm.js';
 import { fitSummaryRequest, summaryInputBudget } from './fit-summary-request.js';
 import type { CompactionPreparation } from './prepare-compaction.js';
 import type { SummaryModelInfo } from './summary-model.js';

@@ -11,6 +11,9 @@ import {
   type DemoReply,
   type DemoUsage,
 } from './demo-script.js';
+import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../models/demo-model-entry.js';
+
+export { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID };
 
 /*
  * The HTTP side of the demo model: OpenAI's chat-completions wire format (SSE or one JSON body),
@@ -18,16 +21,12 @@ import {
  * code serves a standalone test server and a route on Arbor's own Fastify server.
  */
 
-export const DEMO_MODEL_ID = 'arbor-demo';
-
 export interface DemoModelOptions {
   /** Requests larger than this many prompt tokens get a `context_length_exceeded` error. */
   contextWindow?: number;
   /** Pause between streamed chunks unless the prompt says `/slow N`. */
   chunkDelayMs?: number;
 }
-
-export const DEFAULT_DEMO_CONTEXT_WINDOW = 128_000;
 
 export interface DemoModelHandler {
   /** Answers one request. `path` is relative to the `/v1` mount point (`/chat/completions`). */

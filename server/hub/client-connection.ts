@@ -11,7 +11,7 @@ import {
   type Snapshot,
   type UserSummary,
 } from '../../shared/protocol.js';
-import { ArborError, isExpectedError, toErrorBody } from '../app/error-catalog.js';
+import { ArborError, isExpectedError, toErrorBody } from '../errors/error-catalog.js';
 import { mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { runCommand, type CommandContext } from './command-router.js';

@@ -1,7 +1,7 @@
 import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
 import { encodeTree } from '../../shared/tree-wire.js';
-import { ArborError } from '../app/error-catalog.js';
+import { ArborError } from '../errors/error-catalog.js';
 import { accessFor, mayAccess } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { fitBody } from './fit-body.js';
@@ -88,7 +88,7 @@ function entriesWithin(live: LiveSession, ids: readonly string[], budget: number
       deferred.push(id);
       continue;
     }
-    const entry = live.agent.store.getEntry(id);
+    const entry = live.agent.view.getEntry(id);
     if (!entry) {
       missing.push(id);
       continue;
@@ -165,7 +165,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'get_tree': {
       const live = await target(ctx, command);
-      return { tree: encodeTree(live.agent.store.getTree()), leafId: live.agent.store.getLeafId() };
+      return { tree: encodeTree(live.agent.view.getTree()), leafId: live.agent.view.getLeafId() };
     }
     case 'get_entries': {
       const live = await target(ctx, command);
@@ -173,7 +173,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'get_path': {
       const live = await target(ctx, command);
-      const store = live.agent.store;
+      const store = live.agent.view;
       if (!store.getNode(command.entryId)) {
         throw new ArborError('not_found', `No entry ${command.entryId} in this session.`);
       }
@@ -186,7 +186,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'navigate_tree': {
       const live = await target(ctx, command);
-      if (command.targetId !== null && !live.agent.store.getNode(command.targetId)) {
+      if (command.targetId !== null && !live.agent.view.getNode(command.targetId)) {
         throw new ArborError('not_found', `No entry ${command.targetId} in this session.`);
       }
       const { summarize, customInstructions, replaceInstructions, label } = command;
@@ -248,7 +248,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'set_label': {
       const live = await target(ctx, command);
-      if (!live.agent.store.getNode(command.entryId)) {
+      if (!live.agent.view.getNode(command.entryId)) {
         throw new ArborError('not_found', `No entry ${command.entryId} in this session.`);
       }
       const label = command.label?.trim();

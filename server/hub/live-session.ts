@@ -74,7 +74,7 @@ export class LiveSession {
   constructor(opts: LiveSessionOptions) {
     this.agent = opts.agent;
     this.workspace = opts.workspace;
-    this.sessionId = opts.agent.store.sessionId;
+    this.sessionId = opts.agent.view.sessionId;
     this.baseSeq = Date.now() * 1000;
     this.seq = this.baseSeq;
     this.replay = new ReplayBuffer(opts.replayEvents);
@@ -117,7 +117,7 @@ export class LiveSession {
    */
   snapshot(models: ModelSummary[], access: SessionAccess, bodyBudgetBytes?: number): Snapshot {
     this.coalescer.flush();
-    const store = this.agent.store;
+    const store = this.agent.view;
     const name = store.getSessionName();
     return {
       type: 'snapshot',

@@ -1,15 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelSummary } from '../../shared/protocol.js';
-import { createAgentSession } from '../agent/create-agent-session.js';
-import { createArborCompaction } from '../compaction/agent-compaction.js';
+import type { AgentSession } from '../agent/agent-session.js';
 import type { ModelCatalog } from '../models/model-catalog.js';
-import { NotASessionFileError, SessionStore } from '../store/session-store.js';
-import { ArborError } from '../app/error-catalog.js';
-import type { ToolPolicy } from '../config/tool-policy.js';
+import { ArborError } from '../errors/error-catalog.js';
 import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
 import { LiveSession, type SessionClosedReason } from './live-session.js';
-import type { SessionLocator } from './session-locator.js';
+import type { SessionFactory } from './session-factory.js';
+import type { SessionLocator } from '../config/session-locator.js';
 
 /*
  * The open sessions of the server: at most one LiveSession (one AgentSession, one file lock) per
@@ -20,12 +18,11 @@ import type { SessionLocator } from './session-locator.js';
 export interface SessionHubOptions {
   locator: SessionLocator;
   catalog: () => ModelCatalog;
-  toolPolicy: () => ToolPolicy;
+  /** Builds the AgentSessions (server/app/session-factory.ts). */
+  sessions: SessionFactory;
   coalesceMs: number;
   replayEvents: number;
   idleSessionMs: number;
-  /** The server's compaction settings (`{compaction?, branchSummary?}` of config.json). */
-  compactionSettings?: unknown;
   log: FastifyBaseLogger;
 }
 
@@ -79,7 +76,7 @@ export class SessionHub {
     this.assertOpen();
     const existing = this.live.get(sessionId);
     // A session only read so far whose file another program changed is read again.
-    if (existing && existing.agent.store.access.stale && !existing.isBusy())
+    if (existing && existing.agent.view.access.stale && !existing.isBusy())
       await this.dispose(existing);
     else if (existing) return existing;
     const pending = this.opening.get(sessionId);
@@ -89,17 +86,10 @@ export class SessionHub {
     const promise = (async () => {
       // A session closed a moment ago still holds its file's lock until its disposal ends.
       await this.closing.get(sessionId);
-      let store: SessionStore;
-      try {
-        store = SessionStore.open(location.file, { writableOnDemand: true });
-      } catch (error) {
-        this.opts.log.warn({ err: error, file: location.file }, 'session file could not be opened');
-        if (error instanceof NotASessionFileError) {
-          throw new ArborError('conflict', 'The session file is damaged beyond repair.');
-        }
-        throw error;
-      }
-      return this.attach(store, location.workspace);
+      return this.attach(
+        await this.opts.sessions.open(location.file, location.workspace),
+        location.workspace,
+      );
     })();
     this.opening.set(sessionId, promise);
     try {
@@ -112,33 +102,26 @@ export class SessionHub {
   /** A new, empty session in the workspace. */
   async create(workspace: Workspace): Promise<LiveSession> {
     this.assertOpen();
-    const store = SessionStore.create({
-      cwd: workspace.path,
-      sessionDir: this.opts.locator.sessionDir(workspace),
-    });
-    return this.attach(store, workspace);
+    return this.attach(await this.opts.sessions.create(workspace), workspace);
   }
 
   /** A new session holding the path to the parent of user message `entryId`; see SessionStore.forkFrom. */
   async fork(source: LiveSession, entryId: string): Promise<{ live: LiveSession; text: string }> {
     this.assertOpen();
-    const entry = source.agent.store.getEntry(entryId);
+    const entry = source.agent.view.getEntry(entryId);
     if (!entry) throw new ArborError('not_found', `No entry ${entryId} in this session.`);
     if (entry.type !== 'message' || entry.message.role !== 'user') {
       throw new ArborError('invalid_argument', 'Only a user message can be forked from.');
     }
-    const { store, text } = source.agent.store.forkFrom(
-      entryId,
-      this.opts.locator.sessionDir(source.workspace),
-    );
-    return { live: await this.attach(store, source.workspace), text };
+    const { agent, text } = await this.opts.sessions.fork(source.agent, entryId, source.workspace);
+    return { live: await this.attach(agent, source.workspace), text };
   }
 
   /** A new session holding the active path of `source`. */
   async clone(source: LiveSession): Promise<LiveSession> {
     this.assertOpen();
-    const store = source.agent.store.cloneTo(this.opts.locator.sessionDir(source.workspace));
-    return this.attach(store, source.workspace);
+    const agent = await this.opts.sessions.clone(source.agent, source.workspace);
+    return this.attach(agent, source.workspace);
   }
 
   /** Disposes an open session (aborting a run, persisting); a no-op when it is not open. */
@@ -200,31 +183,15 @@ export class SessionHub {
     }
   }
 
-  private async attach(store: SessionStore, workspace: Workspace): Promise<LiveSession> {
-    let agent;
-    try {
-      // One compaction pair per session: its threshold step keeps per-session measurements.
-      const compaction = createArborCompaction(this.opts.compactionSettings);
-      agent = await createAgentSession({
-        workspace: workspace.path,
-        exactWorkspace: true,
-        store,
-        catalog: this.opts.catalog(),
-        toolPolicy: this.opts.toolPolicy(),
-        compactor: compaction.compactor,
-        contextSteps: compaction.contextSteps,
-      });
-    } catch (error) {
-      store.close();
-      throw error;
-    }
+  private async attach(agent: AgentSession, workspace: Workspace): Promise<LiveSession> {
     const live = new LiveSession({
       agent,
       workspace,
       coalesceMs: this.opts.coalesceMs,
       replayEvents: this.opts.replayEvents,
     });
-    if (store.file) this.opts.locator.register(live.sessionId, store.file, workspace);
+    const file = agent.view.file;
+    if (file) this.opts.locator.register(live.sessionId, file, workspace);
     this.live.set(live.sessionId, live);
     return live;
   }

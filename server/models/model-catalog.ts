@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
-import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
-import { ThinkingLevelSchema, type ThinkingLevel } from '../../shared/session-entries.js';
+import { ThinkingLevelSchema } from '../../shared/session-entries.js';
+import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-providers.js';
 
@@ -15,43 +16,7 @@ import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-
  * the stream function.
  */
 
-export interface ModelCost {
-  /** USD per million tokens. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-/** What a model can read: every model reads text; some also see images. */
-export type ModelInput = 'text' | 'image';
-
-/**
- * pi's per-model thinking map: a level mapped to null is not supported, a string is what is sent
- * as `reasoning_effort` for it; "xhigh" is supported only when named.
- */
-export type ThinkingLevelMap = Partial<Record<ThinkingLevel, string | null>>;
-
-export interface ModelInfo {
-  id: string;
-  name: string;
-  provider: string;
-  baseUrl: string;
-  apiKeyEnv?: string;
-  contextWindow: number;
-  maxOutputTokens: number;
-  reasoning: boolean;
-  thinkingLevelMap?: ThinkingLevelMap;
-  /** Images are sent only to models whose input includes "image" (else a note stands in). */
-  input: ModelInput[];
-  demo?: boolean;
-  cost: ModelCost;
-  /**
-   * pi-ai's `compat.supportsMidConvoSystemMessages`: later system messages of the session are
-   * sent where they stand. Off (pi-ai's default for OpenAI-compatible hosts): one leading prompt.
-   */
-  supportsMidConvoSystemMessages?: boolean;
-}
+export type { ModelCost, ModelInfo, ModelInput, ThinkingLevelMap } from './model-info.js';
 
 /** What a browser may see about a model. */
 export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv'> {

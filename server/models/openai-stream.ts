@@ -18,10 +18,10 @@ import type {
   ModelStreamOutcome,
   ProviderMessage,
   StreamFn,
-} from '../agent/agent-types.js';
+} from './model-stream.js';
 import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
-import { TextGatherer } from '../agent/text-gatherer.js';
+import { TextGatherer } from './text-gatherer.js';
 import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 import { resolveRequestTranscript, type RequestTranscript } from './request-transcript.js';

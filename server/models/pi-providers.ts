@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeIssues } from '../config/json-file.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-catalog.js';
+import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
 import { parsePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 
 /*

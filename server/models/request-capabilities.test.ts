@@ -10,7 +10,7 @@ import {
   type ToolResultMessage,
   type UserMessage,
 } from '../../shared/messages.js';
-import type { ProviderMessage } from '../agent/agent-types.js';
+import type { ProviderMessage } from './model-stream.js';
 import { ModelCatalog, type ModelInfo, type ThinkingLevelMap } from './model-catalog.js';
 import { toOpenAIMessages } from './openai-stream.js';
 import {

@@ -1,6 +1,6 @@
 import type { ImageContent, TextContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema, type ThinkingLevel } from '../../shared/session-entries.js';
-import type { ProviderMessage } from '../agent/agent-types.js';
+import type { ProviderMessage } from './model-stream.js';
 import type { ModelInfo } from './model-catalog.js';
 
 /*

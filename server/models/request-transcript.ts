@@ -4,7 +4,7 @@ import {
   currentTools,
   systemMessageText,
 } from '../../shared/system-prompt.js';
-import type { ModelRequest, ProviderMessage } from '../agent/agent-types.js';
+import type { ModelRequest, ProviderMessage } from './model-stream.js';
 import type { ModelInfo } from './model-catalog.js';
 
 /*

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
-import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
+import type { AnyAgentTool, ToolResultValue } from './tool-types.js';
 import { createBashTool } from './bash-tool.js';
 import { createTools } from './create-tools.js';
 import { bashAs } from './test-support/bash-as.js';

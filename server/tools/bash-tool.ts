@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import stream from 'node:stream';
 import { z } from 'zod';
-import type { ToolResultValue } from '../agent/agent-types.js';
+import type { ToolResultValue } from './tool-types.js';
 import { checkUserNamespace, hiddenFiles, hiddenPaths } from './bash-sandbox.js';
 import {
   DEFAULT_SANDBOX_LIMITS,

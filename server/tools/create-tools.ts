@@ -1,4 +1,4 @@
-import type { AnyAgentTool } from '../agent/agent-types.js';
+import type { AnyAgentTool } from './tool-types.js';
 import { createBashTool } from './bash-tool.js';
 import type { SandboxLimits } from './sandbox-command.js';
 import { createEditTool } from './edit-tool.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
+import type { AnyAgentTool, ToolResultValue } from './tool-types.js';
 import { createTools } from './create-tools.js';
 
 let base: string;

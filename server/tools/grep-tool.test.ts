@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolResultValue } from '../agent/agent-types.js';
+import type { ToolResultValue } from './tool-types.js';
 import { activeGrepWorkers, grepWorkerCounts } from './grep-runner.js';
 import { createGrepTool, type GrepToolOptions } from './grep-tool.js';
 import { realWorkspace } from './workspace-path.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { ToolResultValue } from '../agent/agent-types.js';
+import type { ToolResultValue } from './tool-types.js';
 import { defineTool, textResult } from './tool-args.js';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from './truncate.js';
 import { fstat, missingAs, readFd } from './workspace-files.js';

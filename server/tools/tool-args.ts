@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { AgentTool, ToolContext, ToolResultValue, ToolSpec } from '../agent/agent-types.js';
+import type { AgentTool, ToolContext, ToolResultValue } from './tool-types.js';
+import type { ToolSpec } from '../models/model-stream.js';
 
 /*
  * Builds an AgentTool from a zod schema: the schema is the JSON Schema the model sees and the

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnyAgentTool, ToolResultValue } from '../agent/agent-types.js';
+import type { AnyAgentTool, ToolResultValue } from './tool-types.js';
 import { createTools } from './create-tools.js';
 import { activeGrepWorkers } from './grep-runner.js';
 import { createGrepTool } from './grep-tool.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LoginRequestSchema, type Me } from '../../../shared/rest-shapes.js';
 import { LOGIN_COOKIE, LOGIN_MAX_AGE_MS, type LoginSessions } from '../../auth/login-sessions.js';
 import type { UserStore } from '../../auth/user-store.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 
 export interface AuthRouteDeps {
   users: UserStore;

@@ -9,7 +9,7 @@ import {
 import { runSearchInWorker } from '../../search/search-runner.js';
 import { DEFAULT_SEARCH_LIMITS, type SearchJob } from '../../search/session-search.js';
 import { hitAt, textMatcher } from '../../search/text-match.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 import { ImportSlots } from './import-slots.js';
 import { listWorkspaceSessions, workspaceOf, type WorkspaceRouteDeps } from './workspace-routes.js';
 

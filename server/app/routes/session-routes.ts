@@ -11,7 +11,7 @@ import {
 } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
-import type { SessionLocation, SessionLocator } from '../../hub/session-locator.js';
+import type { SessionLocation, SessionLocator } from '../../config/session-locator.js';
 import { sessionIdOfFile } from '../../store/session-header-id.js';
 import {
   moveToTrash,
@@ -20,7 +20,7 @@ import {
   trashDir,
   trashRecordOf,
 } from '../../store/session-trash.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 
 export interface SessionRouteDeps {
   dataDir: string;

@@ -8,11 +8,11 @@ import { type SessionListItem, type WorkspaceInfo } from '../../../shared/rest-s
 import { mayAccess } from '../../auth/authorisation.js';
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { Workspace } from '../../config/workspaces.js';
-import type { SessionLocator } from '../../hub/session-locator.js';
+import type { SessionLocator } from '../../config/session-locator.js';
 import { uuidv7 } from '../../store/entry-ids.js';
 import { importSessionStream, SessionImportError } from '../../store/session-import.js';
 import { sessionIdOnDisk } from '../../store/session-trash.js';
-import { ArborError } from '../error-catalog.js';
+import { ArborError } from '../../errors/error-catalog.js';
 import { ImportSlots } from './import-slots.js';
 import { matchesQuery, toListItem } from './session-items.js';
 

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { AgentSessionEvent } from '../../../shared/agent-events.js';
 import { contentText } from '../../../shared/messages.js';
 import type { AgentSession } from '../../agent/agent-session.js';
-import type { StreamFn } from '../../agent/agent-types.js';
+import type { StreamFn } from '../../models/model-stream.js';
 import { createAgentSession } from '../../agent/create-agent-session.js';
 import { DEMO_MODEL_ID } from '../../demo-model/demo-model-handler.js';
 import { startDemoModel, type RunningDemoModel } from '../../demo-model/demo-model-server.js';

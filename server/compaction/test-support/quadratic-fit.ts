@@ -1,4 +1,4 @@
-import type { ProviderMessage } from '../../agent/agent-types.js';
+import type { ProviderMessage } from '../../models/model-stream.js';
 import {
   estimateRequestTokens,
   shortenMiddle,

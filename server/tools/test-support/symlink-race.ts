@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ToolResultValue } from '../../agent/agent-types.js';
+import type { ToolResultValue } from '../tool-types.js';
 import { createTools } from '../create-tools.js';
 
 /*

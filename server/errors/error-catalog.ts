@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../../shared/protocol.js';
-import { STORAGE_MESSAGES, storageProblem } from '../store/storage-errors.js';
+import { STORAGE_MESSAGES, storageProblem } from './storage-errors.js';
 
 /*
  * The one catalog of errors a client can see, over HTTP and WebSocket alike: a stable code, an HTTP

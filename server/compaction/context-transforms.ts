@@ -2,7 +2,7 @@ import type { CompactionReason, CompactionResult } from '../../shared/agent-even
 import type { AgentMessage, AssistantMessage, UserMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import type { SessionStore } from '../store/session-store.js';
-import type { StreamFn } from './agent-types.js';
+import type { StreamFn } from '../models/model-stream.js';
 
 /*
  * The seam between the agent session and compaction. Compaction lives elsewhere

@@ -6,7 +6,7 @@ import type {
   ToolCall,
   ToolResultMessage,
 } from '../../shared/messages.js';
-import type { ProviderMessage } from './agent-types.js';
+import type { ProviderMessage } from './model-stream.js';
 
 /*
  * Stored messages → the messages a provider is sent, exactly as pi 1.6 converts them

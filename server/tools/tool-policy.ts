@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ToolPolicy } from '../tools/create-tools.js';
+import type { ToolPolicy } from './create-tools.js';
 
 export type { ToolPolicy };
 

@@ -1,18 +1,16 @@
 import type {
-  AgentMessage,
   AssistantMessage,
-  ImageContent,
   SystemMessage,
-  TextContent,
   ToolResultMessage,
   UserMessage,
 } from '../../shared/messages.js';
-import type { AgentEvent, AssistantMessageEvent } from '../../shared/agent-events.js';
-import type { ModelInfo } from '../models/model-catalog.js';
+import type { AssistantMessageEvent } from '../../shared/agent-events.js';
+import type { ModelInfo } from './model-catalog.js';
 
 /*
- * The types the agent loop is built from. The loop knows nothing of files, sockets or the SDK: a
- * stream function gives it assistant deltas, tools give it results, and it emits AgentEvents.
+ * The model layer's contract, as pi-ai's: the messages a provider understands, one request, and
+ * the stream function that answers it. The agent loop and compaction import these; this layer
+ * imports nothing above it.
  */
 
 /**
@@ -60,35 +58,3 @@ export interface ModelStreamOutcome {
 export type StreamFn = (
   request: ModelRequest,
 ) => AsyncGenerator<ModelStreamEvent, ModelStreamOutcome, void>;
-
-export interface ToolResultValue {
-  content: (TextContent | ImageContent)[];
-  details?: unknown;
-}
-
-export interface ToolContext {
-  signal: AbortSignal;
-  /** Reports accumulated output so far (becomes `tool_execution_update`). */
-  onUpdate: (partial: ToolResultValue) => void;
-}
-
-/**
- * A tool the model can call. `execute` receives arguments already validated by `parse`; it
- * throws to report a failure, which becomes an `isError` result the model reads.
- */
-export interface AgentTool<Args = unknown> {
-  spec: ToolSpec;
-  parse(args: unknown): Args;
-  execute(args: Args, context: ToolContext): Promise<ToolResultValue>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyAgentTool = AgentTool<any>;
-
-export type EmitFn = (event: AgentEvent) => void;
-
-/** A step run on the agent context before every model call (compaction plugs in here). */
-export type ContextTransform = (
-  messages: AgentMessage[],
-  context: { signal: AbortSignal; model: ModelInfo },
-) => Promise<AgentMessage[]>;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sessionHeaderFactsOf, sessionIdOfFile } from '../store/session-header-id.js';
 import { listSessions, type SessionInfo } from '../store/session-listing.js';
 import { sessionFolderFor, type SessionFolder } from '../store/session-paths.js';
-import type { Workspace } from '../config/workspaces.js';
+import type { Workspace } from './workspaces.js';
 
 /*
  * Finds a session's file from its id, only inside the configured workspaces' session folders.

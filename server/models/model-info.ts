@@ -1,0 +1,41 @@
+import type { ThinkingLevel } from '../../shared/session-entries.js';
+
+/* What the model layer knows of one model: read from the catalog and pi's providers alike. */
+
+export interface ModelCost {
+  /** USD per million tokens. */
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** What a model can read: every model reads text; some also see images. */
+export type ModelInput = 'text' | 'image';
+
+/**
+ * pi's per-model thinking map: a level mapped to null is not supported, a string is what is sent
+ * as `reasoning_effort` for it; "xhigh" is supported only when named.
+ */
+export type ThinkingLevelMap = Partial<Record<ThinkingLevel, string | null>>;
+
+export interface ModelInfo {
+  id: string;
+  name: string;
+  provider: string;
+  baseUrl: string;
+  apiKeyEnv?: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  reasoning: boolean;
+  thinkingLevelMap?: ThinkingLevelMap;
+  /** Images are sent only to models whose input includes "image" (else a note stands in). */
+  input: ModelInput[];
+  demo?: boolean;
+  cost: ModelCost;
+  /**
+   * pi-ai's `compat.supportsMidConvoSystemMessages`: later system messages of the session are
+   * sent where they stand. Off (pi-ai's default for OpenAI-compatible hosts): one leading prompt.
+   */
+  supportsMidConvoSystemMessages?: boolean;
+}
