@@ -249,17 +249,14 @@ export class AgentSession {
     this.emit({ type: 'thinking_level_changed', level: effective });
   }
 
+  /** Sets or clears an entry's label; the store trims it and refuses an unknown entry. */
   setLabel(entryId: string, label: string | undefined): void {
-    if (!this.store.getNode(entryId)) throw new InvalidRequestError(`Unknown entry "${entryId}"`);
-    const trimmed = label?.trim();
-    this.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
+    this.store.appendLabelChange(entryId, label);
   }
 
-  /** Line breaks become spaces (as pi 1.6 writes names); an empty name is refused. */
+  /** Names the session; the store writes it as pi 1.6 does and refuses an empty name. */
   setSessionName(name: string): void {
-    const trimmed = name.replace(/[\r\n]+/g, ' ').trim();
-    if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
-    this.store.appendSessionInfo(trimmed);
+    this.store.appendSessionInfo(name);
   }
 
   /**

@@ -1,16 +1,13 @@
 import { clickOutcome, clickTargetOf, editorContentOf } from '../../shared/click-rule.js';
 import { messageOfEntry } from '../../shared/entry-messages.js';
 import type { ImageContent } from '../../shared/messages.js';
+import { EntryNotFoundError } from '../store/entry-errors.js';
 import type { SessionStore } from '../store/session-store.js';
 
 /*
  * Where a move to `targetId` puts the leaf and what the editor gets back: the click rule of
  * shared/click-rule.ts, the one the page applies, read off the stored entry.
  */
-
-export class UnknownEntryError extends Error {
-  readonly code = 'entry_not_found';
-}
 
 export interface NavigationPlan {
   newLeafId: string | null;
@@ -21,7 +18,7 @@ export interface NavigationPlan {
 export function resolveNavigation(store: SessionStore, targetId: string | null): NavigationPlan {
   if (targetId === null) return { newLeafId: null };
   const entry = store.getEntry(targetId);
-  if (!entry) throw new UnknownEntryError(`Unknown entry "${targetId}"`);
+  if (!entry) throw new EntryNotFoundError(targetId);
   const outcome = clickOutcome(clickTargetOf(entry));
   const editor = outcome.fillsEditor ? editorContentOf(messageOfEntry(entry)) : null;
   if (!editor) return { newLeafId: outcome.newLeafId };

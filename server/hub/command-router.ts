@@ -186,9 +186,6 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'navigate_tree': {
       const live = await target(ctx, command);
-      if (command.targetId !== null && !live.agent.store.getNode(command.targetId)) {
-        throw new ArborError('not_found', `No entry ${command.targetId} in this session.`);
-      }
       const { summarize, customInstructions, replaceInstructions, label } = command;
       const result = await live.agent.navigateTree(command.targetId, {
         ...(summarize !== undefined ? { summarize } : {}),
@@ -248,16 +245,12 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'set_label': {
       const live = await target(ctx, command);
-      if (!live.agent.store.getNode(command.entryId)) {
-        throw new ArborError('not_found', `No entry ${command.entryId} in this session.`);
-      }
-      const label = command.label?.trim();
-      live.agent.setLabel(command.entryId, label ? label : undefined);
+      live.agent.setLabel(command.entryId, command.label);
       return {};
     }
     case 'set_session_name': {
       const live = await target(ctx, command);
-      live.agent.setSessionName(command.name.trim());
+      live.agent.setSessionName(command.name);
       return {};
     }
     case 'edit_context': {

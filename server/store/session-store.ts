@@ -12,7 +12,8 @@ import type {
 import { BodyCache, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
 import { replacementFor, type ContextChange } from './context-edit-rule.js';
-import { buildEntry, type EntryBase } from './entry-factory.js';
+import { EntryChangeRefused, EntryNotFoundError } from './entry-errors.js';
+import { buildEntry, sessionNameOf, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
@@ -304,16 +305,25 @@ export class SessionStore {
     );
   }
 
-  /** Sets (or, with undefined or '', clears) the label of an entry. Throws for an unknown id. */
+  /**
+   * Sets the label of an entry, trimmed; undefined or a blank label clears it. Throws
+   * EntryNotFoundError for an id with no entry.
+   */
   appendLabelChange(targetId: string, label: string | undefined): string {
     const target = this.index.byId.get(targetId);
-    if (!target || target.marker) throw new Error(`Entry ${targetId} not found`);
-    const id = this.appendEntry(buildEntry.label(this.base(), targetId, label || undefined));
-    this.emit({ type: 'label_changed', targetId, label: label || undefined });
+    if (!target || target.marker) throw new EntryNotFoundError(targetId);
+    const trimmed = label?.trim() || undefined;
+    const id = this.appendEntry(buildEntry.label(this.base(), targetId, trimmed));
+    this.emit({ type: 'label_changed', targetId, label: trimmed });
     return id;
   }
 
+  /**
+   * Names the session as pi 1.6 writes a name (line breaks become spaces, then trimmed); a name
+   * left empty by that is refused with EntryChangeRefused.
+   */
   appendSessionInfo(name: string): string {
+    if (!sessionNameOf(name)) throw new EntryChangeRefused('A session name cannot be empty.');
     const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name));
     this.emit({ type: 'session_info_changed', name: this.index.sessionName });
     return id;
@@ -385,8 +395,9 @@ export class SessionStore {
    */
   forkFrom(entryId: string, sessionDir: string): { store: SessionStore; text: string } {
     const entry = this.getEntry(entryId);
-    if (!entry || entry.type !== 'message' || entry.message.role !== 'user') {
-      throw new Error(`Only a user message can be forked from; ${entryId} is not one`);
+    if (!entry) throw new EntryNotFoundError(entryId);
+    if (entry.type !== 'message' || entry.message.role !== 'user') {
+      throw new EntryChangeRefused('Only a user message can be forked from.');
     }
     const text = userMessageText(entry.message.content);
     const dir = resolveTargetDir(sessionDir);
