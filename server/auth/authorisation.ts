@@ -4,9 +4,7 @@
  */
 export {
   accessFor,
-  canWriteSession,
   mayAccess,
   sessionPermissions,
-  type Access,
   type SessionPermissions,
 } from '../../shared/authorisation.js';

@@ -36,7 +36,6 @@ import { mostRecentSessionFile } from './recent-session-file.js';
 
 export type { OpenReport } from './session-loader.js';
 export { NotASessionFileError } from './session-loader.js';
-export { SessionLockedError } from './file-lock.js';
 
 /*
  * A session tree kept in a pi-compatible JSONL file (pi-session-format.md; decisions 001–003).
