@@ -5,6 +5,7 @@
 export {
   accessFor,
   mayAccess,
+  readsOnly,
   sessionPermissions,
   type SessionPermissions,
 } from '../../shared/authorisation.js';

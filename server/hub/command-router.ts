@@ -2,7 +2,7 @@ import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
 import { encodeTree } from '../../shared/tree-wire.js';
 import { ArborError } from '../app/error-catalog.js';
-import { accessFor, mayAccess } from '../auth/authorisation.js';
+import { accessFor, mayAccess, readsOnly } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { fitBody } from './fit-body.js';
 import type { LiveSession } from './live-session.js';
@@ -41,7 +41,7 @@ function authorise(ctx: CommandContext, command: Command, sessionId: string): vo
   if (!mayAccess(ctx.user, ctx.owners.ownerOf(sessionId), access)) {
     throw new ArborError(
       'forbidden',
-      ctx.user.role === 'viewer'
+      readsOnly(ctx.user)
         ? 'Viewers can read sessions but not change them.'
         : 'Only the owner of this session or an admin may do this.',
     );
