@@ -7,7 +7,7 @@ import {
   expectPiAgrees,
   openCompactionHarness,
   type CompactionHarness,
-} from './test-support/agent-harness.js';
+} from '../test-support/agent-harness.js';
 import { assistantMessage, TurnWriter, userMessage } from './test-support/session-builder.js';
 import { estimateTokens } from './token-estimates.js';
 
