@@ -5,7 +5,7 @@ import {
   assistantMessage,
   toolResultMessage,
   userMessage,
-} from '../server/store/test-support/messages.js';
+} from '../server/test-support/messages.js';
 import { clickOutcome, clickTargetOf, editorContentOf } from './click-rule.js';
 import { messageOfEntry } from './entry-messages.js';
 import type { TreeNode } from './session-entries.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session-store.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 import { expectSameContextsAsPi } from './test-support/pi-compare.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 

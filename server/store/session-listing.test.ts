@@ -6,7 +6,7 @@ import { listSessions } from './session-listing.js';
 import { SessionStore } from './session-store.js';
 import { sessionDirFor } from './session-paths.js';
 import { copyFixture, PI_FIXTURES, useTempDirs } from './test-support/temp-dir.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 

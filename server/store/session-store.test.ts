@@ -13,7 +13,7 @@ import {
   customMessage,
   toolResultMessage,
   userMessage,
-} from './test-support/messages.js';
+} from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 

@@ -5,7 +5,7 @@ import {
   customMessage,
   toolResultMessage,
   userMessage,
-} from './messages.js';
+} from '../../test-support/messages.js';
 import { prng } from '../../../shared/prng.js';
 
 /**
