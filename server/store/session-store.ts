@@ -19,7 +19,7 @@ import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
 import { openMode, readSessionFile } from './open-session-file.js';
 import type { OpenMode, OpenOptions, StoreState } from './open-session-file.js';
-import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
+import { newHeader, pathLines, userMessageText, writeBranchedFile } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
 import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
 import { serializeLine } from './session-lines.js';
@@ -304,10 +304,7 @@ export class SessionStore {
     );
   }
 
-  /**
-   * Sets the label of an entry, trimmed; undefined or a blank label clears it. Throws
-   * EntryNotFoundError for an id with no entry.
-   */
+  /** Sets an entry's label, trimmed (blank or undefined: clears it); refuses an unknown id. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     const target = this.index.byId.get(targetId);
     if (!target || target.marker) throw new EntryNotFoundError(targetId);
@@ -317,10 +314,7 @@ export class SessionStore {
     return id;
   }
 
-  /**
-   * Names the session as pi 1.6 writes a name (line breaks become spaces, then trimmed); a name
-   * left empty by that is refused with EntryChangeRefused.
-   */
+  /** Names the session as pi 1.6 writes names (sessionNameOf); refuses a name left empty. */
   appendSessionInfo(name: string): string {
     if (!sessionNameOf(name)) throw new EntryChangeRefused('A session name cannot be empty.');
     const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name));
@@ -417,12 +411,14 @@ export class SessionStore {
   }
 
   private writeBranchedSession(leafId: string, sessionDir: string): SessionStore {
-    const dir = resolveTargetDir(sessionDir);
     const lines = pathLines(this.index.pathTo(leafId), this.bodies);
-    const header = newHeader(this.cwd, this.file);
-    const content = branchedContent(header, lines, this.index.labels);
-    const { file, lock, writer } = createSessionFile(dir, header, content);
-    writer.close();
+    const { file, lock } = writeBranchedFile(
+      sessionDir,
+      this.cwd,
+      this.file,
+      lines,
+      this.index.labels,
+    );
     try {
       return SessionStore.load(file, lock, 'write');
     } catch (error) {
