@@ -14,7 +14,7 @@ import type { SessionStore } from '../store/session-store.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import { createCompleteFn, runContextSteps, type CompactionContext } from './context-transforms.js';
-import { resolveNavigation } from './navigation.js';
+import { applyNavigation, resolveNavigation } from './navigation.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   InvalidRequestError,
@@ -175,19 +175,7 @@ export class AgentSession {
         this.controller = undefined;
       }
     }
-    if (summary) {
-      const id = this.store.branchWithSummary(
-        plan.newLeafId,
-        summary.summary,
-        summary.details,
-        false,
-      );
-      if (opts.label) this.store.appendLabelChange(id, opts.label);
-    } else {
-      if (plan.newLeafId === null) this.store.resetLeaf();
-      else this.store.branch(plan.newLeafId);
-      if (opts.label && targetId !== null) this.store.appendLabelChange(targetId, opts.label);
-    }
+    applyNavigation(this.store, plan, { targetId, summary, label: opts.label });
     this.rebuildContext();
     await this.syncer.flush();
     return {

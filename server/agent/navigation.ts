@@ -28,3 +28,32 @@ export function resolveNavigation(store: SessionStore, targetId: string | null):
     ...(editor.images.length > 0 ? { editorImages: editor.images } : {}),
   };
 }
+
+/**
+ * Moves the leaf as `plan` says: with a branch summary left at the new position when `summary`
+ * is given (the label, if any, then names the summary), else a plain move (the label names the
+ * picked entry).
+ */
+export function applyNavigation(
+  store: SessionStore,
+  plan: NavigationPlan,
+  move: {
+    targetId: string | null;
+    summary?: { summary: string; details?: unknown } | undefined;
+    label?: string | undefined;
+  },
+): void {
+  if (move.summary) {
+    const id = store.branchWithSummary(
+      plan.newLeafId,
+      move.summary.summary,
+      move.summary.details,
+      false,
+    );
+    if (move.label) store.appendLabelChange(id, move.label);
+    return;
+  }
+  if (plan.newLeafId === null) store.resetLeaf();
+  else store.branch(plan.newLeafId);
+  if (move.label && move.targetId !== null) store.appendLabelChange(move.targetId, move.label);
+}
