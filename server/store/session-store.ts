@@ -17,15 +17,14 @@ import { buildEntry, sessionNameOf, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
-import { openMode, readSessionFile } from './open-session-file.js';
+import { emptyState, openMode, readSessionFile } from './open-session-file.js';
 import type { OpenMode, OpenOptions, StoreState } from './open-session-file.js';
 import { newHeader, pathLines, userMessageText, writeBranchedFile } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
-import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
+import { LEAF_MARKER_TYPE, type EntryRecord, type SessionIndex } from './session-index.js';
 import { serializeLine } from './session-lines.js';
 import {
   applyBookkeeping,
-  emptyReport,
   recordOfParsed,
   SMALL_LINE_BYTES,
   type OpenReport,
@@ -92,12 +91,7 @@ export class SessionStore {
       false,
     );
     return new SessionStore({
-      file,
-      header,
-      report: emptyReport(),
-      index: finalized(new SessionIndex()),
-      bodies: new Map(),
-      readOnly: false,
+      ...emptyState(file, header),
       writer,
       source: fileSource(file),
       lock,
@@ -137,15 +131,7 @@ export class SessionStore {
 
   /** A session without a file (tests, scratch runs). */
   static inMemory(cwd: string = process.cwd()): SessionStore {
-    return new SessionStore({
-      file: undefined,
-      header: newHeader(cwd),
-      report: emptyReport(),
-      index: finalized(new SessionIndex()),
-      bodies: new Map(),
-      readOnly: false,
-      nextLine: 0,
-    });
+    return new SessionStore(emptyState(undefined, newHeader(cwd)));
   }
 
   private static load(file: string, lock: FileLock | undefined, mode: OpenMode): SessionStore {
@@ -498,10 +484,4 @@ export class SessionStore {
       }
     }
   }
-}
-
-/** An index with nothing in it, ready for appends. */
-function finalized(index: SessionIndex): SessionIndex {
-  index.finalize();
-  return index;
 }
