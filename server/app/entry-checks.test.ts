@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentMessage } from '../../shared/messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
+import { userMessage } from '../test-support/messages.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -21,8 +21,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const user = (text: string): AgentMessage => ({ role: 'user', content: text, timestamp: 1 });
-
 interface Seeded {
   sessionId: string;
   file: string;
@@ -36,7 +34,7 @@ function seed(dataDir: string): Seeded {
     cwd: workspace,
     sessionDir: sessionDirFor(dataDir, workspace),
   });
-  const prompt = store.appendMessage(user('first'));
+  const prompt = store.appendMessage(userMessage('first'));
   const answer = store.appendCustomMessageEntry('note', 'not a prompt', true);
   const seeded = { sessionId: store.sessionId, file: store.file!, prompt, answer };
   store.close();
