@@ -86,8 +86,6 @@ export type AgentEvent =
       errorMessage?: string;
     };
 
-export type AgentEventType = AgentEvent['type'];
-
 /**
  * Applies one streaming delta to a partial assistant message, in place. Used by every client that
  * shows a message while it streams (the web page, `arbor run`, tests).

@@ -42,11 +42,6 @@ export function sessionPermissions(user: UserSummary, owner: string | null): Ses
   return { rename: write, delete: write };
 }
 
-/** Whether `user` may act in (prompt, rename, delete, …) a session owned by `owner`. */
-export function canWriteSession(user: UserSummary, owner: string | null): boolean {
-  return mayAccess(user, owner, 'write');
-}
-
 /**
  * Whether `user` can only read: may start no session and write to none, not even one of their own
  * (the viewer role). The page then shows a read-only page rather than controls that cannot work.

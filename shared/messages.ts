@@ -186,7 +186,6 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type UserContent = z.infer<typeof UserContentSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
 export type StopReason = z.infer<typeof StopReasonSchema>;
-export type StoredStopReason = z.infer<typeof StoredStopReasonSchema>;
 export type ToolDeclaration = z.infer<typeof ToolDeclarationSchema>;
 export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 export type UserMessage = z.infer<typeof UserMessageSchema>;
@@ -197,7 +196,6 @@ export type CustomMessage = z.infer<typeof CustomMessageSchema>;
 export type BranchSummaryMessage = z.infer<typeof BranchSummaryMessageSchema>;
 export type CompactionSummaryMessage = z.infer<typeof CompactionSummaryMessageSchema>;
 export type AgentMessage = z.infer<typeof AgentMessageSchema>;
-export type MessageRole = AgentMessage['role'];
 
 /** The text of a user-like content value: text blocks joined, images left out. */
 export function contentText(content: UserContent | AssistantMessage['content']): string {

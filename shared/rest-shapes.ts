@@ -21,7 +21,6 @@ export const MeSchema = z.object({ user: UserSummarySchema, authRequired: z.bool
 export type Me = z.infer<typeof MeSchema>;
 
 export const LoginRequestSchema = z.object({ token: z.string().min(1).max(512) });
-export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 
 export const WorkspaceInfoSchema = z.object({
   id: WorkspaceIdSchema,

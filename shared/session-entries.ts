@@ -180,9 +180,7 @@ export type CustomMessageEntry = z.infer<typeof CustomMessageEntrySchema>;
 export type LabelEntry = z.infer<typeof LabelEntrySchema>;
 export type SessionInfoEntry = z.infer<typeof SessionInfoEntrySchema>;
 export type ContextEditEntry = z.infer<typeof ContextEditEntrySchema>;
-export type UsageEntry = z.infer<typeof UsageEntrySchema>;
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
-export type SessionEntryType = SessionEntry['type'];
 
 /**
  * How many characters a skeleton node's preview holds at most; a longer text is cut to

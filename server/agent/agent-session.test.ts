@@ -6,7 +6,7 @@ import { contentText } from '../../shared/messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { SessionBusyError } from './session-errors.js';
 import { toProviderMessages } from '../models/convert-to-llm.js';
-import { eventTrace, startHarness, type Harness } from './test-support/session-harness.js';
+import { eventTrace, startHarness, type Harness } from '../test-support/agent-harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -19,7 +19,7 @@ import {
   runContextSteps,
   type CompactionContext,
 } from '../compaction/context-transforms.js';
-import { resolveNavigation } from './navigation.js';
+import { applyNavigation, resolveNavigation } from './navigation.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   InvalidRequestError,
@@ -181,19 +181,7 @@ export class AgentSession {
         this.controller = undefined;
       }
     }
-    if (summary) {
-      const id = this.store.branchWithSummary(
-        plan.newLeafId,
-        summary.summary,
-        summary.details,
-        false,
-      );
-      if (opts.label) this.store.appendLabelChange(id, opts.label);
-    } else {
-      if (plan.newLeafId === null) this.store.resetLeaf();
-      else this.store.branch(plan.newLeafId);
-      if (opts.label && targetId !== null) this.store.appendLabelChange(targetId, opts.label);
-    }
+    applyNavigation(this.store, plan, { targetId, summary, label: opts.label });
     this.rebuildContext();
     this.emitState();
     await this.syncer.flush();
@@ -259,17 +247,14 @@ export class AgentSession {
     return true;
   }
 
+  /** Sets or clears an entry's label; the store trims it and refuses an unknown entry. */
   setLabel(entryId: string, label: string | undefined): void {
-    if (!this.store.getNode(entryId)) throw new InvalidRequestError(`Unknown entry "${entryId}"`);
-    const trimmed = label?.trim();
-    this.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
+    this.store.appendLabelChange(entryId, label);
   }
 
-  /** Line breaks become spaces (as pi 1.6 writes names); an empty name is refused. */
+  /** Names the session; the store writes it as pi 1.6 does and refuses an empty name. */
   setSessionName(name: string): void {
-    const trimmed = name.replace(/[\r\n]+/g, ' ').trim();
-    if (!trimmed) throw new InvalidRequestError('A session name cannot be empty');
-    this.store.appendSessionInfo(trimmed);
+    this.store.appendSessionInfo(name);
   }
 
   /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
 import { estimateTokens } from '../compaction/token-estimates.js';
 import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
-import { startHarness, type Harness } from './test-support/session-harness.js';
+import { startHarness, type Harness } from '../test-support/agent-harness.js';
 
 /*
  * The seam compaction plugs into, exercised with a minimal compactor that asks the demo model for

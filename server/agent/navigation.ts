@@ -1,15 +1,13 @@
-import { contentText, type ImageContent } from '../../shared/messages.js';
+import { clickOutcome, clickTargetOf, editorContentOf } from '../../shared/click-rule.js';
+import { messageOfEntry } from '../../shared/entry-messages.js';
+import type { ImageContent } from '../../shared/messages.js';
+import { EntryNotFoundError } from '../store/entry-errors.js';
 import type { SessionStore } from '../store/session-store.js';
 
 /*
- * pi's rule for where a click in the tree moves the leaf (navigateTree step 5): a user or custom
- * message → its parent, with its text (and images) back in the editor; the root user message →
- * no leaf at all; any other entry → that entry itself.
+ * Where a move to `targetId` puts the leaf and what the editor gets back: the click rule of
+ * shared/click-rule.ts, the one the page applies, read off the stored entry.
  */
-
-export class UnknownEntryError extends Error {
-  readonly code = 'entry_not_found';
-}
 
 export interface NavigationPlan {
   newLeafId: string | null;
@@ -20,21 +18,42 @@ export interface NavigationPlan {
 export function resolveNavigation(store: SessionStore, targetId: string | null): NavigationPlan {
   if (targetId === null) return { newLeafId: null };
   const entry = store.getEntry(targetId);
-  if (!entry) throw new UnknownEntryError(`Unknown entry "${targetId}"`);
-  const content =
-    entry.type === 'message' && entry.message.role === 'user'
-      ? entry.message.content
-      : entry.type === 'custom_message'
-        ? entry.content
-        : undefined;
-  if (content === undefined) return { newLeafId: targetId };
-  const images =
-    typeof content === 'string'
-      ? []
-      : content.filter((block): block is ImageContent => block.type === 'image');
+  if (!entry) throw new EntryNotFoundError(targetId);
+  const outcome = clickOutcome(clickTargetOf(entry));
+  const editor = outcome.fillsEditor ? editorContentOf(messageOfEntry(entry)) : null;
+  if (!editor) return { newLeafId: outcome.newLeafId };
   return {
-    newLeafId: entry.parentId,
-    editorText: contentText(content),
-    ...(images.length > 0 ? { editorImages: images } : {}),
+    newLeafId: outcome.newLeafId,
+    editorText: editor.text,
+    ...(editor.images.length > 0 ? { editorImages: editor.images } : {}),
   };
+}
+
+/**
+ * Moves the leaf as `plan` says: with a branch summary left at the new position when `summary`
+ * is given (the label, if any, then names the summary), else a plain move (the label names the
+ * picked entry).
+ */
+export function applyNavigation(
+  store: SessionStore,
+  plan: NavigationPlan,
+  move: {
+    targetId: string | null;
+    summary?: { summary: string; details?: unknown } | undefined;
+    label?: string | undefined;
+  },
+): void {
+  if (move.summary) {
+    const id = store.branchWithSummary(
+      plan.newLeafId,
+      move.summary.summary,
+      move.summary.details,
+      false,
+    );
+    if (move.label) store.appendLabelChange(id, move.label);
+    return;
+  }
+  if (plan.newLeafId === null) store.resetLeaf();
+  else store.branch(plan.newLeafId);
+  if (move.label && move.targetId !== null) store.appendLabelChange(move.targetId, move.label);
 }

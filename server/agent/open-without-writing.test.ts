@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/session-store.js';
-import { startHarness, type Harness } from './test-support/session-harness.js';
+import { startHarness, type Harness } from '../test-support/agent-harness.js';
 
 /*
  * Opening a session writes nothing (decision 053): what pi's SDK writes when a session starts (the

@@ -10,7 +10,7 @@ import { openaiStream } from '../models/openai-stream.js';
 import { TOOL_IMAGE_OMITTED, USER_IMAGE_OMITTED } from '../models/request-capabilities.js';
 import { SessionStore } from '../store/session-store.js';
 import type { StreamFn } from '../models/model-stream.js';
-import { startHarness, type Harness } from './test-support/session-harness.js';
+import { startHarness, type Harness } from '../test-support/agent-harness.js';
 
 /*
  * What a session asks of its model follows the model's catalog entry: the thinking level is

@@ -1,6 +1,6 @@
 /*
  * The errors an AgentSession throws for requests it refuses. Each carries the `code` the server
- * maps to a protocol error (server/app/error-catalog.ts), so clients get a clear answer.
+ * maps to a protocol error (server/errors/error-catalog.ts), so clients get a clear answer.
  */
 
 export class SessionBusyError extends Error {

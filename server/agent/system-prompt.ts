@@ -34,11 +34,6 @@ export function buildSystemPromptSections(
   };
 }
 
-/** The prompt as one text (pi-ai's `getSystemMessageText` of a message holding `sections`). */
-export function buildSystemPrompt(workspace: string, tools: ReadonlyMap<string, AnyAgentTool>) {
-  return Object.values(buildSystemPromptSections(workspace, tools)).join('\n\n');
-}
-
 /** A tool as the model is told of it (pi-ai's `toToolDeclaration`: a JSON copy, fixed key order). */
 export function toToolDeclaration(spec: ToolSpec | ToolDeclaration): ToolDeclaration {
   return {

@@ -8,7 +8,7 @@ import { DEMO_PROVIDER } from '../models/model-catalog.js';
 import { UserStore } from '../auth/user-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
-import { assistantMessage, userMessage } from '../store/test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 import { makeReadOnly } from './test-support/small-disk.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';

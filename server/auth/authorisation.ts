@@ -4,9 +4,8 @@
  */
 export {
   accessFor,
-  canWriteSession,
   mayAccess,
+  readsOnly,
   sessionPermissions,
-  type Access,
   type SessionPermissions,
 } from '../../shared/authorisation.js';

@@ -5,7 +5,7 @@ import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/session-store.js';
 import { copyFixture, useTempDirs } from '../store/test-support/temp-dir.js';
-import { assistantMessage, userMessage } from '../store/test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 /* `arbor context` and `arbor tree`, run as a user runs them: the compiled CLI in a child process. */
 

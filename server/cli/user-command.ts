@@ -1,7 +1,7 @@
 import os from 'node:os';
-import path from 'node:path';
 import { RoleSchema } from '../../shared/protocol.js';
 import { UserStore } from '../auth/user-store.js';
+import { resolveDataDir } from '../config/data-dir.js';
 
 const usage = `Usage:
   arbor user add NAME --role admin|member|viewer [--data DIR]   prints the login token once
@@ -13,7 +13,7 @@ const usage = `Usage:
 export async function runUser(args: string[]): Promise<number> {
   const positional: string[] = [];
   let role: string | undefined;
-  let dataDir = process.env.ARBOR_DATA_DIR || path.join(os.homedir(), '.arbor');
+  let dataFlag: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--role' || arg === '--data') {
@@ -23,7 +23,7 @@ export async function runUser(args: string[]): Promise<number> {
         return 2;
       }
       if (arg === '--role') role = value;
-      else dataDir = value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : value;
+      else dataFlag = value;
     } else if (arg.startsWith('--')) {
       process.stderr.write(`arbor user: unknown option "${arg}".\n\n${usage}`);
       return 2;
@@ -31,7 +31,13 @@ export async function runUser(args: string[]): Promise<number> {
       positional.push(arg);
     }
   }
-  const store = new UserStore(path.resolve(dataDir));
+  const dataDir = resolveDataDir({
+    flag: dataFlag,
+    env: process.env,
+    cwd: process.cwd(),
+    home: os.homedir(),
+  });
+  const store = new UserStore(dataDir);
   const [action, name] = positional;
 
   switch (action) {

@@ -9,7 +9,7 @@ import {
   expectPiAgrees,
   openCompactionHarness,
   type CompactionHarness,
-} from './test-support/agent-harness.js';
+} from '../test-support/agent-harness.js';
 
 /*
  * Compaction inside a live AgentSession: real session files, the demo model over HTTP through the

@@ -28,7 +28,7 @@ import type { CompactionSettings } from './token-estimates.js';
 import { applyThreshold, effectiveKeepRecent } from './threshold-policy.js';
 
 /*
- * Arbor's compaction plugged into the agent session's seam (server/agent/context-transforms.ts):
+ * Arbor's compaction plugged into the agent session's seam (server/compaction/context-transforms.ts):
  * a `Compactor` for manual compaction, overflow recovery and branch summaries, and the threshold
  * check as the first `ContextStep`, run before every model call. One pair per session: the
  * threshold check remembers the request overhead it last measured.

@@ -7,9 +7,13 @@ import {
   expectPiAgrees,
   openCompactionHarness,
   type CompactionHarness,
-} from './test-support/agent-harness.js';
-import { assistantMessage, TurnWriter, userMessage } from './test-support/session-builder.js';
+} from '../test-support/agent-harness.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
+import { TurnWriter } from './test-support/session-builder.js';
 import { estimateTokens } from './token-estimates.js';
+
+/** The model the answers written by hand name, as the turn writer's do. */
+const ARBOR_DEMO = { provider: 'arbor', model: 'arbor-demo' };
 
 /*
  * What compactions and branch summaries write, through a live AgentSession over a session file
@@ -257,7 +261,7 @@ describe('branch summaries', () => {
       w.turn('shared start');
       forkPoint = store.getLeafId()!;
       target = w.user('a second prompt to edit');
-      store.appendMessage(assistantMessage('answered', 100));
+      store.appendMessage(assistantMessage('answered', { contextTokens: 100, ...ARBOR_DEMO }));
       w.turn('explore option A\nwith details', { tools: 2 });
     });
     const { store, session } = harness;
@@ -382,7 +386,7 @@ describe('automatic compaction', () => {
       (_w, store) => {
         // A tiny old exchange: a summary of it is larger than what it replaces.
         store.appendMessage(userMessage('hi'));
-        store.appendMessage(assistantMessage('ok', 10));
+        store.appendMessage(assistantMessage('ok', { contextTokens: 10, ...ARBOR_DEMO }));
       },
     );
     const { store, session } = harness;

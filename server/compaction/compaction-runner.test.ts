@@ -7,7 +7,7 @@ import { compactionWorkerStats, prepareCompactionInWorker } from './compaction-r
 import { newestFirst } from './session-path.js';
 import { SummaryAbortedError } from './summary-model.js';
 import { longSessionEntries } from './test-support/long-session.js';
-import { randomSession } from './test-support/random-sessions.js';
+import { randomPiSession } from '../test-support/random-session.js';
 
 /*
  * A compaction job on the worker gives exactly what the same job gives on this thread (the path
@@ -23,7 +23,7 @@ describe('compaction jobs on a worker', () => {
     let compared = 0;
     let prepared = 0;
     for (let seed = 1; seed <= 10; seed++) {
-      const { manager, ids } = randomSession(seed, 160);
+      const { manager, ids } = randomPiSession(seed, 160);
       for (const leaf of ids.filter((_, i) => i % 16 === 0 || i === ids.length - 1)) {
         const path = (manager.getBranch(leaf) as unknown[]).map((entry) =>
           SessionEntrySchema.parse(entry),

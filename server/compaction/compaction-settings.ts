@@ -44,7 +44,6 @@ export const SummarySettingsPatchSchema = z.looseObject({
   branchSummary: BranchSummarySettingsPatchSchema.optional(),
 });
 
-export type CompactionSettingsPatch = z.infer<typeof CompactionSettingsPatchSchema>;
 export type SummarySettingsPatch = z.infer<typeof SummarySettingsPatchSchema>;
 
 /** Where a workspace keeps its own settings. */

@@ -2,7 +2,7 @@ import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import { compactionWorkerStats } from './compaction-runner.js';
-import { openCompactionHarness, type CompactionHarness } from './test-support/agent-harness.js';
+import { openCompactionHarness, type CompactionHarness } from '../test-support/agent-harness.js';
 import { writeLongSessionFile } from './test-support/long-session.js';
 
 /*

@@ -13,7 +13,7 @@ import { convertToLlm } from '../models/convert-to-llm.js';
 import { buildSessionContextFromEntries } from '../store/session-context.js';
 import { loadPiOracle, type PiOracle } from './test-support/pi-oracle.js';
 import { prng } from '../../shared/prng.js';
-import { randomSession } from './test-support/random-sessions.js';
+import { randomPiSession } from '../test-support/random-session.js';
 import {
   calculateContextTokens,
   estimateContextTokens,
@@ -52,7 +52,7 @@ beforeAll(async () => {
     cases.push({ name: file, manager: pi.sessionManager.SessionManager.open(copy, tmp) });
   }
   for (let seed = 1; seed <= 25; seed++) {
-    cases.push({ name: `random-${seed}`, manager: randomSession(seed, 160).manager });
+    cases.push({ name: `random-${seed}`, manager: randomPiSession(seed, 160).manager });
   }
 });
 

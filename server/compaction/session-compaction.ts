@@ -13,12 +13,7 @@ export interface PreparedCompaction extends PlannedCompaction {
   leafId: string | null;
 }
 
-export {
-  CompactionRefusedError,
-  hasSomethingToSummarize,
-  MIN_KEEP_RECENT_TOKENS,
-  planCompaction,
-} from './plan-compaction.js';
+export { CompactionRefusedError, planCompaction } from './plan-compaction.js';
 
 /*
  * One compaction of a session's active path, start to finish: plan, summarise, append. Planning

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/session-store.js';
-import { randomSession } from '../store/test-support/random-session.js';
+import { randomSession } from '../test-support/random-session.js';
 import { prng } from '../../shared/prng.js';
 import {
   collectEntriesForBranchSummary,

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expandHome, resolveDataDir } from './data-dir.js';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import { z } from 'zod';
 import { resolveSessionDir, workspaceSessionDirWarnings } from './session-dir.js';
@@ -149,10 +150,6 @@ function parsePort(value: string, source: string): number {
   return Number(value);
 }
 
-function expandHome(dir: string, home: string): string {
-  return dir === '~' || dir.startsWith('~/') ? path.join(home, dir.slice(1)) : dir;
-}
-
 function readConfigFile(file: string, explicit: boolean): Record<string, unknown> {
   let json: unknown;
   try {
@@ -190,10 +187,7 @@ export function loadConfig(opts: {
   const cwd = opts.cwd ?? process.cwd();
   const home = opts.homeDir ?? os.homedir();
 
-  const dataDir = path.resolve(
-    cwd,
-    expandHome(flags.dataDir ?? nonEmpty(env.ARBOR_DATA_DIR) ?? '~/.arbor', home),
-  );
+  const dataDir = resolveDataDir({ flag: flags.dataDir, env, cwd, home });
   const configPath = nonEmpty(env.ARBOR_CONFIG);
   const configFile = configPath
     ? path.resolve(cwd, expandHome(configPath, home))

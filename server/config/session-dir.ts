@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { expandHome } from './data-dir.js';
 import { JsonFileError, readJsonFile } from './json-file.js';
 import type { Workspace } from './workspaces.js';
 
@@ -32,10 +33,6 @@ export interface SessionDirInputs {
 
 export class SessionDirError extends Error {
   override name = 'SessionDirError';
-}
-
-function expandHome(dir: string, home: string): string {
-  return dir === '~' || dir.startsWith('~/') ? path.join(home, dir.slice(1)) : dir;
 }
 
 function given(value: string | undefined): string | undefined {

@@ -30,7 +30,6 @@ export const ChatRequestSchema = z.looseObject({
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   tools: z.array(z.unknown()).nullish(),
 });
-export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 export interface DemoToolCall {
   id: string;

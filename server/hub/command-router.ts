@@ -2,7 +2,7 @@ import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
 import { encodeTree } from '../../shared/tree-wire.js';
 import { ArborError } from '../errors/error-catalog.js';
-import { accessFor, mayAccess } from '../auth/authorisation.js';
+import { accessFor, mayAccess, readsOnly } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import { fitBody } from './fit-body.js';
 import type { LiveSession } from './live-session.js';
@@ -41,7 +41,7 @@ function authorise(ctx: CommandContext, command: Command, sessionId: string): vo
   if (!mayAccess(ctx.user, ctx.owners.ownerOf(sessionId), access)) {
     throw new ArborError(
       'forbidden',
-      ctx.user.role === 'viewer'
+      readsOnly(ctx.user)
         ? 'Viewers can read sessions but not change them.'
         : 'Only the owner of this session or an admin may do this.',
     );
@@ -186,9 +186,6 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'navigate_tree': {
       const live = await target(ctx, command);
-      if (command.targetId !== null && !live.agent.view.getNode(command.targetId)) {
-        throw new ArborError('not_found', `No entry ${command.targetId} in this session.`);
-      }
       const { summarize, customInstructions, replaceInstructions, label } = command;
       const result = await live.agent.navigateTree(command.targetId, {
         ...(summarize !== undefined ? { summarize } : {}),
@@ -248,16 +245,12 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'set_label': {
       const live = await target(ctx, command);
-      if (!live.agent.view.getNode(command.entryId)) {
-        throw new ArborError('not_found', `No entry ${command.entryId} in this session.`);
-      }
-      const label = command.label?.trim();
-      live.agent.setLabel(command.entryId, label ? label : undefined);
+      live.agent.setLabel(command.entryId, command.label);
       return {};
     }
     case 'set_session_name': {
       const live = await target(ctx, command);
-      live.agent.setSessionName(command.name.trim());
+      live.agent.setSessionName(command.name);
       return {};
     }
     case 'edit_context': {

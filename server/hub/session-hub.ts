@@ -108,11 +108,6 @@ export class SessionHub {
   /** A new session holding the path to the parent of user message `entryId`; see SessionStore.forkFrom. */
   async fork(source: LiveSession, entryId: string): Promise<{ live: LiveSession; text: string }> {
     this.assertOpen();
-    const entry = source.agent.view.getEntry(entryId);
-    if (!entry) throw new ArborError('not_found', `No entry ${entryId} in this session.`);
-    if (entry.type !== 'message' || entry.message.role !== 'user') {
-      throw new ArborError('invalid_argument', 'Only a user message can be forked from.');
-    }
     const { agent, text } = await this.opts.sessions.fork(source.agent, entryId, source.workspace);
     return { live: await this.attach(agent, source.workspace), text };
   }

@@ -6,7 +6,7 @@ import {
   customMessage,
   toolResultMessage,
   userMessage,
-} from './test-support/messages.js';
+} from '../test-support/messages.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 
 /*

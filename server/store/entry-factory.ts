@@ -104,11 +104,10 @@ export const buildEntry = {
     targetId,
     label,
   }),
-  /** As pi 1.6 writes a name: line breaks become one space, then trimmed. */
   sessionInfo: (base: EntryBase, name: string): SessionInfoEntry => ({
     type: 'session_info',
     ...base,
-    name: name.replace(/[\r\n]+/g, ' ').trim(),
+    name: sessionNameOf(name),
   }),
   contextEdit: (
     base: EntryBase,
@@ -121,3 +120,8 @@ export const buildEntry = {
     replacement,
   }),
 };
+
+/** A session name as pi 1.6 writes it: line breaks become one space, then trimmed. */
+export function sessionNameOf(name: string): string {
+  return name.replace(/[\r\n]+/g, ' ').trim();
+}

@@ -5,7 +5,7 @@ import { nodeOfEntry } from './tree-node.js';
 import { SessionStore } from './session-store.js';
 import { PreviewBuilder } from './preview-builder.js';
 import { makePreview } from './tree-node.js';
-import { randomSession } from './test-support/random-session.js';
+import { randomSession } from '../test-support/random-session.js';
 import { copyFixture, useTempDirs } from './test-support/temp-dir.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 

@@ -8,7 +8,7 @@ import { LEASE_MS, SessionLockedError, withFileLockSync } from './file-lock.js';
 import { selfIdentity, startTimeOf } from '../runtime/process-identity.js';
 import { SessionStore } from './session-store.js';
 import { useTempDirs } from './test-support/temp-dir.js';
-import { userMessage } from './test-support/messages.js';
+import { userMessage } from '../test-support/messages.js';
 
 /*
  * The locks a crash leaves in a container (decision 053): the restarted server is PID 1 again, or

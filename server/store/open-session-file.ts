@@ -3,9 +3,9 @@ import type { SessionEntry, SessionHeader } from '../../shared/session-entries.j
 import { bufferSource, fdSource, fileSource, type BodySource } from './body-cache.js';
 import type { FileLock } from './file-lock.js';
 import { newHeader } from './session-branching.js';
-import type { SessionIndex } from './session-index.js';
+import { SessionIndex } from './session-index.js';
 import { serializeLine } from './session-lines.js';
-import { loadSessionBytes, loadSessionFd, type OpenReport } from './session-loader.js';
+import { emptyReport, loadSessionBytes, loadSessionFd, type OpenReport } from './session-loader.js';
 import { migrateContent, writeMigratedFile, type MigrationResult } from './session-migration.js';
 import { SessionWriter } from './session-writer.js';
 
@@ -23,6 +23,21 @@ export interface StoreState {
   /** For a file opened to be written on demand: what its first write must do. */
   pending?: PendingRepair;
   nextLine: number;
+}
+
+/** The state of a session with no entries yet (a new file, or one kept in memory). */
+export function emptyState(file: string | undefined, header: SessionHeader): StoreState {
+  const index = new SessionIndex();
+  index.finalize();
+  return {
+    file,
+    header,
+    report: emptyReport(),
+    index,
+    bodies: new Map(),
+    readOnly: false,
+    nextLine: 0,
+  };
 }
 
 /**

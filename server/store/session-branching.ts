@@ -5,6 +5,9 @@ import { generateEntryId, uuidv7 } from './entry-ids.js';
 import { serializeLine } from './session-lines.js';
 import type { BodyCache } from './body-cache.js';
 import type { EntryRecord, LabelState } from './session-index.js';
+import type { FileLock } from './file-lock.js';
+import { createSessionFile } from './new-session-file.js';
+import { resolveTargetDir } from './session-paths.js';
 
 /*
  * The content of a session file that holds one path of another session (pi's
@@ -98,6 +101,24 @@ export function branchedContent(
 }
 
 /** The text pi puts back in the editor for a forked user message: text blocks joined. */
+/**
+ * Writes a new session file in `sessionDir` (absolute) holding `lines`, the path of the session
+ * `parentFile`, with `labels` re-applied (`branchedContent`); its lock is held.
+ */
+export function writeBranchedFile(
+  sessionDir: string,
+  cwd: string,
+  parentFile: string | undefined,
+  lines: PathLine[],
+  labels: ReadonlyMap<string, LabelState>,
+): { file: string; lock: FileLock } {
+  const header = newHeader(cwd, parentFile);
+  const content = branchedContent(header, lines, labels);
+  const { file, lock, writer } = createSessionFile(resolveTargetDir(sessionDir), header, content);
+  writer.close();
+  return { file, lock };
+}
+
 export function userMessageText(content: UserContent): string {
   if (typeof content === 'string') return content;
   return content

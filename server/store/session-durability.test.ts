@@ -9,7 +9,7 @@ import { SessionStore } from './session-store.js';
 import { SessionLockedError } from './file-lock.js';
 import { PREVIEW_LENGTH } from './tree-node.js';
 import { useTempDirs } from './test-support/temp-dir.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 import { prng } from '../../shared/prng.js';
 
 const tempDir = useTempDirs();

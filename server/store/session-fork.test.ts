@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session-store.js';
 import { useTempDirs } from './test-support/temp-dir.js';
 import { expectSameContextsAsPi } from './test-support/pi-compare.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 
@@ -71,8 +71,18 @@ describe('fork', () => {
   it('refuses anything but a user message, and a relative target directory', () => {
     const dir = tempDir();
     const { store, a1, u2 } = conversation(dir);
-    expect(() => store.forkFrom(a1, dir)).toThrow(/Only a user message/);
-    expect(() => store.forkFrom('nope', dir)).toThrow(/Only a user message/);
+    expect(() => store.forkFrom(a1, dir)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_request',
+        message: 'Only a user message can be forked from.',
+      }),
+    );
+    expect(() => store.forkFrom('nope', dir)).toThrow(
+      expect.objectContaining({
+        code: 'entry_not_found',
+        message: 'No entry nope in this session.',
+      }),
+    );
     expect(() => store.forkFrom(u2, '../elsewhere')).toThrow(/absolute path/);
     expect(() => store.cloneTo('relative/dir')).toThrow(/absolute path/);
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.jsonl'))).toHaveLength(1);

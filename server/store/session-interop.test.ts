@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { SessionStore } from './session-store.js';
 import { expectSameContextsAsPi } from './test-support/pi-compare.js';
 import { copyFixture, PI_FIXTURES, useTempDirs } from './test-support/temp-dir.js';
-import { randomSession } from './test-support/random-session.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { randomSession } from '../test-support/random-session.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 /*
  * Interoperability with pi 0.73.1's own library: same context at every leaf, for pi's files and

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { describe, expect, it } from 'vitest';
-import { listAllSessions, listSessions } from './session-listing.js';
+import { listSessions } from './session-listing.js';
 import { SessionStore } from './session-store.js';
 import { sessionDirFor } from './session-paths.js';
 import { copyFixture, PI_FIXTURES, useTempDirs } from './test-support/temp-dir.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 
@@ -33,15 +33,15 @@ describe('listing sessions', () => {
     }
   });
 
-  it('lists newest first, across workspaces, skipping files that are not sessions', async () => {
+  it('lists newest first, skipping files that are not sessions', async () => {
     const data = tempDir();
     const dirA = sessionDirFor(data, '/work/a');
-    const dirB = sessionDirFor(data, '/work/b');
     const older = SessionStore.create({ cwd: '/work/a', sessionDir: dirA });
     older.appendMessage(userMessage('older prompt'));
     older.close();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const newer = SessionStore.create({ cwd: '/work/b', sessionDir: dirB });
+    // A session moved in from another workspace keeps its own cwd.
+    const newer = SessionStore.create({ cwd: '/work/b', sessionDir: dirA });
     newer.appendMessage(userMessage('newer prompt'));
     newer.appendMessage(assistantMessage('answer'));
     newer.appendSessionInfo('Named');
@@ -49,10 +49,9 @@ describe('listing sessions', () => {
     fs.writeFileSync(path.join(dirA, 'junk.jsonl'), 'not a session\n');
     fs.writeFileSync(path.join(dirA, 'x.jsonl.lock'), '{}');
 
-    const all = await listAllSessions(path.join(data, 'sessions'));
+    const all = await listSessions(dirA);
     expect(all.map((s) => s.firstMessage)).toEqual(['newer prompt', 'older prompt']);
     expect(all[0]).toMatchObject({ name: 'Named', messageCount: 2, cwd: '/work/b' });
-    expect(await listSessions(dirA)).toHaveLength(1);
     expect(await listSessions(path.join(data, 'missing'))).toEqual([]);
   });
 

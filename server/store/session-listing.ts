@@ -250,17 +250,3 @@ export async function listSessions(sessionDir: string): Promise<SessionInfo[]> {
   );
   return infos.filter((info): info is SessionInfo => info !== undefined).sort(newestFirst);
 }
-
-/** Sessions of every workspace under `<dataDir>/sessions` (`sessionsRoot`), newest first. */
-export async function listAllSessions(sessionsRoot: string): Promise<SessionInfo[]> {
-  let dirs: fs.Dirent[];
-  try {
-    dirs = await fs.promises.readdir(sessionsRoot, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const lists = await Promise.all(
-    dirs.filter((d) => d.isDirectory()).map((d) => listSessions(path.join(sessionsRoot, d.name))),
-  );
-  return lists.flat().sort(newestFirst);
-}

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { loadSessionBytes, loadSessionFd } from './session-loader.js';
 import { SessionStore } from './session-store.js';
 import { PI16_FIXTURES } from './test-support/pi16-oracle.js';
-import { randomSession } from './test-support/random-session.js';
+import { randomSession } from '../test-support/random-session.js';
 import { copyFixture, PI_FIXTURES, useTempDirs } from './test-support/temp-dir.js';
-import { assistantMessage, toolResultMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, toolResultMessage, userMessage } from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { SessionEntry, SessionHeader } from '../../shared/session-entries.js';
-import { classifyValue, parseLine, type ParsedLine } from './session-lines.js';
+import { parseLine, type ParsedLine } from './session-lines.js';
 import { LEAF_MARKER_TYPE, NO_ANCESTRY, SessionIndex, type EntryRecord } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
 import { scanMessageLine } from './fast-scan.js';
@@ -373,5 +373,3 @@ export function parseBody(text: string): SessionEntry | undefined {
   const parsed = parseLine(text);
   return parsed.kind === 'entry' ? parsed.entry : undefined;
 }
-
-export { classifyValue };

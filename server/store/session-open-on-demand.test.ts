@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionChangedError } from './open-session-file.js';
 import { SessionStore } from './session-store.js';
 import { copyFixture, useTempDirs } from './test-support/temp-dir.js';
-import { assistantMessage, userMessage } from './test-support/messages.js';
+import { assistantMessage, userMessage } from '../test-support/messages.js';
 
 /*
  * A session opened `writableOnDemand` (as the server opens every session) is read without a lock

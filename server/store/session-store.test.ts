@@ -13,7 +13,7 @@ import {
   customMessage,
   toolResultMessage,
   userMessage,
-} from './test-support/messages.js';
+} from '../test-support/messages.js';
 
 const tempDir = useTempDirs();
 
@@ -199,7 +199,37 @@ describe('reading the tree', () => {
     store.appendLabelChange(ids.u1!, undefined);
     expect(store.getLabel(ids.u1!)).toBeUndefined();
     expect(store.getNode(ids.u1!)).not.toHaveProperty('label');
-    expect(() => store.appendLabelChange('nope', 'x')).toThrow(/not found/);
+    expect(() => store.appendLabelChange('nope', 'x')).toThrow(/No entry nope/);
+  });
+
+  it('trims a label, clears it when blank, and refuses an unknown target with entry_not_found', () => {
+    const store = SessionStore.inMemory('/w');
+    const id = store.appendMessage(userMessage('q'));
+    store.appendLabelChange(id, '  kept  ');
+    expect(store.getLabel(id)).toBe('kept');
+    store.appendLabelChange(id, ' \t ');
+    expect(store.getLabel(id)).toBeUndefined();
+    expect(() => store.appendLabelChange('nope', 'x')).toThrow(
+      expect.objectContaining({
+        code: 'entry_not_found',
+        message: 'No entry nope in this session.',
+      }),
+    );
+  });
+
+  it('writes a name as pi 1.6 does and refuses one that is left empty', () => {
+    const store = SessionStore.inMemory('/w');
+    store.appendSessionInfo(' two\r\nlines ');
+    expect(store.getSessionName()).toBe('two lines');
+    for (const blank of ['', '  ', '\n\r\n ']) {
+      expect(() => store.appendSessionInfo(blank)).toThrow(
+        expect.objectContaining({
+          code: 'invalid_request',
+          message: 'A session name cannot be empty.',
+        }),
+      );
+    }
+    expect(store.getSessionName()).toBe('two lines');
   });
 
   it('names the session after the last session_info anywhere in the file', () => {
@@ -214,9 +244,20 @@ describe('reading the tree', () => {
     store.close();
     const reopened = SessionStore.open(file);
     expect(reopened.getSessionName()).toBe('Second');
-    reopened.appendSessionInfo('');
-    expect(reopened.getSessionName()).toBeUndefined();
+    // An empty session_info (pi writes one to clear a name) leaves the session unnamed.
+    const leaf = reopened.getLeafId();
     reopened.close();
+    const clear = {
+      type: 'session_info',
+      id: 'c1ea0000',
+      parentId: leaf,
+      timestamp: new Date().toISOString(),
+      name: '',
+    };
+    fs.appendFileSync(file, `${JSON.stringify(clear)}\n`);
+    const cleared = SessionStore.open(file);
+    expect(cleared.getSessionName()).toBeUndefined();
+    cleared.close();
   });
 });
 

@@ -12,19 +12,19 @@ import type {
 import { BodyCache, fileSource } from './body-cache.js';
 import { planFromAncestry } from './context-plan.js';
 import { replacementFor, type ContextChange } from './context-edit-rule.js';
-import { buildEntry, type EntryBase } from './entry-factory.js';
+import { EntryChangeRefused, EntryNotFoundError } from './entry-errors.js';
+import { buildEntry, sessionNameOf, type EntryBase } from './entry-factory.js';
 import { generateEntryId } from './entry-ids.js';
 import { acquireLock, type FileLock } from './file-lock.js';
 import { createSessionFile } from './new-session-file.js';
-import { openMode, readSessionFile } from './open-session-file.js';
+import { emptyState, openMode, readSessionFile } from './open-session-file.js';
 import type { OpenMode, OpenOptions, StoreState } from './open-session-file.js';
-import { branchedContent, newHeader, pathLines, userMessageText } from './session-branching.js';
+import { newHeader, pathLines, userMessageText, writeBranchedFile } from './session-branching.js';
 import { contextFromPlan, emptyContext } from './session-context.js';
-import { LEAF_MARKER_TYPE, SessionIndex, type EntryRecord } from './session-index.js';
+import { LEAF_MARKER_TYPE, type EntryRecord, type SessionIndex } from './session-index.js';
 import { serializeLine } from './session-lines.js';
 import {
   applyBookkeeping,
-  emptyReport,
   recordOfParsed,
   SMALL_LINE_BYTES,
   type OpenReport,
@@ -35,7 +35,6 @@ import { mostRecentSessionFile } from './recent-session-file.js';
 
 export type { OpenReport } from './session-loader.js';
 export { NotASessionFileError } from './session-loader.js';
-export { SessionLockedError } from './file-lock.js';
 
 /*
  * A session tree kept in a pi-compatible JSONL file (pi-session-format.md; decisions 001–003).
@@ -92,12 +91,7 @@ export class SessionStore {
       false,
     );
     return new SessionStore({
-      file,
-      header,
-      report: emptyReport(),
-      index: finalized(new SessionIndex()),
-      bodies: new Map(),
-      readOnly: false,
+      ...emptyState(file, header),
       writer,
       source: fileSource(file),
       lock,
@@ -137,15 +131,7 @@ export class SessionStore {
 
   /** A session without a file (tests, scratch runs). */
   static inMemory(cwd: string = process.cwd()): SessionStore {
-    return new SessionStore({
-      file: undefined,
-      header: newHeader(cwd),
-      report: emptyReport(),
-      index: finalized(new SessionIndex()),
-      bodies: new Map(),
-      readOnly: false,
-      nextLine: 0,
-    });
+    return new SessionStore(emptyState(undefined, newHeader(cwd)));
   }
 
   private static load(file: string, lock: FileLock | undefined, mode: OpenMode): SessionStore {
@@ -304,16 +290,19 @@ export class SessionStore {
     );
   }
 
-  /** Sets (or, with undefined or '', clears) the label of an entry. Throws for an unknown id. */
+  /** Sets an entry's label, trimmed (blank or undefined: clears it); refuses an unknown id. */
   appendLabelChange(targetId: string, label: string | undefined): string {
     const target = this.index.byId.get(targetId);
-    if (!target || target.marker) throw new Error(`Entry ${targetId} not found`);
-    const id = this.appendEntry(buildEntry.label(this.base(), targetId, label || undefined));
-    this.emit({ type: 'label_changed', targetId, label: label || undefined });
+    if (!target || target.marker) throw new EntryNotFoundError(targetId);
+    const trimmed = label?.trim() || undefined;
+    const id = this.appendEntry(buildEntry.label(this.base(), targetId, trimmed));
+    this.emit({ type: 'label_changed', targetId, label: trimmed });
     return id;
   }
 
+  /** Names the session as pi 1.6 writes names (sessionNameOf); refuses a name left empty. */
   appendSessionInfo(name: string): string {
+    if (!sessionNameOf(name)) throw new EntryChangeRefused('A session name cannot be empty.');
     const id = this.appendEntry(buildEntry.sessionInfo(this.base(), name));
     this.emit({ type: 'session_info_changed', name: this.index.sessionName });
     return id;
@@ -385,8 +374,9 @@ export class SessionStore {
    */
   forkFrom(entryId: string, sessionDir: string): { store: SessionStore; text: string } {
     const entry = this.getEntry(entryId);
-    if (!entry || entry.type !== 'message' || entry.message.role !== 'user') {
-      throw new Error(`Only a user message can be forked from; ${entryId} is not one`);
+    if (!entry) throw new EntryNotFoundError(entryId);
+    if (entry.type !== 'message' || entry.message.role !== 'user') {
+      throw new EntryChangeRefused('Only a user message can be forked from.');
     }
     const text = userMessageText(entry.message.content);
     const dir = resolveTargetDir(sessionDir);
@@ -407,12 +397,14 @@ export class SessionStore {
   }
 
   private writeBranchedSession(leafId: string, sessionDir: string): SessionStore {
-    const dir = resolveTargetDir(sessionDir);
     const lines = pathLines(this.index.pathTo(leafId), this.bodies);
-    const header = newHeader(this.cwd, this.file);
-    const content = branchedContent(header, lines, this.index.labels);
-    const { file, lock, writer } = createSessionFile(dir, header, content);
-    writer.close();
+    const { file, lock } = writeBranchedFile(
+      sessionDir,
+      this.cwd,
+      this.file,
+      lines,
+      this.index.labels,
+    );
     try {
       return SessionStore.load(file, lock, 'write');
     } catch (error) {
@@ -492,10 +484,4 @@ export class SessionStore {
       }
     }
   }
-}
-
-/** An index with nothing in it, ready for appends. */
-function finalized(index: SessionIndex): SessionIndex {
-  index.finalize();
-  return index;
 }

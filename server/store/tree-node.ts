@@ -30,18 +30,10 @@ export function isWhiteSpace(code: number): boolean {
 }
 
 /**
- * The first `limit` characters of `text` with runs of white space made one space and the ends
- * trimmed: `text.replace(/\s+/g, ' ').trim().slice(0, limit)`, without touching the rest of a
- * long text.
- */
-export function collapseWhiteSpace(text: string, limit: number): string {
-  return String.fromCharCode(...collapsedCodes(text, limit));
-}
-
-/**
- * Char codes of the collapsed text, at most `limit` of them. Strings are built from codes so a
- * preview is one flat string that holds nothing of `text` (a slice or a chain of `+=` would keep
- * memory alive for every node of a big tree).
+ * Char codes of `text` with runs of white space made one space and the ends trimmed
+ * (`text.replace(/\s+/g, ' ').trim()`), at most `limit` of them, without touching the rest of a
+ * long text. Strings are built from codes so a preview is one flat string that holds nothing of
+ * `text` (a slice or a chain of `+=` would keep memory alive for every node of a big tree).
  */
 function collapsedCodes(text: string, limit: number): number[] {
   const codes: number[] = [];

@@ -53,12 +53,6 @@ export function realWorkspace(workspace: string, exact = false): string {
   return real;
 }
 
-/** The path as the model should see it in results: relative to the workspace. */
-export function displayPath(root: string, real: string): string {
-  const relative = path.relative(root, real);
-  return relative === '' ? '.' : relative;
-}
-
 /** An opened file or directory of the workspace, with the directories held to reach it. */
 export interface WorkspaceEntry {
   /** The file or directory itself. */

@@ -90,7 +90,7 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
       throw new ArborError('invalid_argument', 'Send {"name": "..."} (1 to 200 characters).');
     }
     const live = await deps.hub.open(sessionId);
-    live.agent.setSessionName(body.data.name.trim());
+    live.agent.setSessionName(body.data.name);
     return { ok: true };
   });
 

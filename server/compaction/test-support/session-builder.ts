@@ -1,5 +1,5 @@
-import type { AgentMessage, AssistantMessage, ToolCall } from '../../../shared/messages.js';
-import { emptyUsage } from '../../../shared/messages.js';
+import type { AgentMessage, ToolCall } from '../../../shared/messages.js';
+import { assistantMessage, toolResultMessage, userMessage } from '../../test-support/messages.js';
 import { estimateTokens } from '../token-estimates.js';
 
 /*
@@ -11,47 +11,8 @@ export interface AppendingStore {
   appendMessage(message: AgentMessage): string;
 }
 
-// Strictly increasing message times that never run ahead of the clock (entries written later,
-// such as a compaction, must be newer than every message they summarise).
-let clock = Date.now() - 10_000_000;
-const tick = (): number => (clock = Math.min(clock + 1, Date.now()));
-
-export function userMessage(text: string): AgentMessage {
-  return { role: 'user', content: [{ type: 'text', text }], timestamp: tick() };
-}
-
-export function assistantMessage(
-  text: string,
-  contextTokens: number,
-  toolCalls: ToolCall[] = [],
-  model = { provider: 'arbor', id: 'arbor-demo' },
-): AssistantMessage {
-  const usage = emptyUsage();
-  usage.input = contextTokens;
-  usage.output = Math.ceil(text.length / 4);
-  usage.totalTokens = usage.input + usage.output;
-  return {
-    role: 'assistant',
-    content: [...(text ? [{ type: 'text' as const, text }] : []), ...toolCalls],
-    api: 'openai-completions',
-    provider: model.provider,
-    model: model.id,
-    usage,
-    stopReason: toolCalls.length > 0 ? 'toolUse' : 'stop',
-    timestamp: tick(),
-  };
-}
-
-export function toolResultMessage(call: ToolCall, text: string): AgentMessage {
-  return {
-    role: 'toolResult',
-    toolCallId: call.id,
-    toolName: call.name,
-    content: [{ type: 'text', text }],
-    isError: false,
-    timestamp: tick(),
-  };
-}
+/** The model the turns' answers name. */
+const MODEL = { provider: 'arbor', model: 'arbor-demo' };
 
 /** Running estimate of the context, so usage figures stay plausible. */
 export class TurnWriter {
@@ -85,7 +46,7 @@ export class TurnWriter {
         name,
         arguments: { path: `src/${request.split(/\s+/)[0] ?? 'file'}-${i}.ts` },
       };
-      this.add(assistantMessage('', this.tokens, [call]));
+      this.add(assistantMessage('', { contextTokens: this.tokens, toolCalls: [call], ...MODEL }));
       this.add(
         toolResultMessage(
           call,
@@ -93,6 +54,11 @@ export class TurnWriter {
         ),
       );
     }
-    this.add(assistantMessage(opts.answer ?? `Done with: ${request}`, this.tokens));
+    this.add(
+      assistantMessage(opts.answer ?? `Done with: ${request}`, {
+        contextTokens: this.tokens,
+        ...MODEL,
+      }),
+    );
   }
 }

@@ -4,7 +4,7 @@
  * Prints "file <path>" first when it creates the session.
  */
 import { SessionStore } from '../session-store.js';
-import { assistantMessage, toolResultMessage, userMessage } from './messages.js';
+import { assistantMessage, toolResultMessage, userMessage } from '../../test-support/messages.js';
 
 const [mode, target] = process.argv.slice(2);
 if (!mode) {

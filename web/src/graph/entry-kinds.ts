@@ -1,4 +1,5 @@
 import type { TreeNode } from '../../../shared/session-entries';
+import { isEditableMessage } from '../../../shared/click-rule';
 
 /*
  * What kind of thing an entry of the tree skeleton is, as the graph sees it: its role, whether it
@@ -42,7 +43,7 @@ function isToolEntry(entry: TreeNode): boolean {
 
 /** User messages and custom messages: what a click hands back to the editor; never folded. */
 export function isUserLike(entry: TreeNode): boolean {
-  return (entry.type === 'message' && entry.role === 'user') || entry.type === 'custom_message';
+  return isEditableMessage(entry);
 }
 
 export function isLabelled(entry: TreeNode): boolean {

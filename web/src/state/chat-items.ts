@@ -1,3 +1,4 @@
+import { messageOfEntry } from '../../../shared/entry-messages';
 import type { AgentMessage } from '../../../shared/messages';
 import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
 import { activePathIds } from './active-path';
@@ -10,39 +11,11 @@ import type { SessionView } from './session-reducer';
  * path, the chat's items, and which bodies the chat is about to draw without having them.
  */
 
-/** A renderable body for a stored entry, or undefined for entries the chat does not show. */
-export function bodyOfEntry(entry: SessionEntry): AgentMessage | undefined {
-  const time = Date.parse(entry.timestamp) || 0;
-  switch (entry.type) {
-    case 'message':
-      return entry.message;
-    case 'custom_message':
-      return {
-        role: 'custom',
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: time,
-      };
-    case 'compaction':
-      return {
-        role: 'compactionSummary',
-        summary: entry.summary,
-        tokensBefore: entry.tokensBefore,
-        timestamp: time,
-      };
-    case 'branch_summary':
-      return {
-        role: 'branchSummary',
-        summary: entry.summary,
-        fromId: entry.fromId,
-        timestamp: time,
-      };
-    default:
-      return undefined;
-  }
-}
+/**
+ * The body the chat draws for a stored entry, or undefined for entries it does not show: the
+ * message the entry stands for, by the one rule in shared/entry-messages.ts.
+ */
+export const bodyOfEntry: (entry: SessionEntry) => AgentMessage | undefined = messageOfEntry;
 
 /** Entry types that the chat shows from the active path. */
 export function isChatEntry(node: TreeNode): boolean {
