@@ -19,9 +19,9 @@ export const DEFLATE_THRESHOLD_BYTES = 64 * 1024;
 
 /**
  * `ws`'s options for Arbor's socket. `ws` applies `threshold` only when the server keeps no
- * compression context between messages (`serverNoContextTakeover`), which also frees each
- * message's window once it is sent; big frames here are independent snapshots, so a shared
- * context would gain little. Received frames may take twice the frame limit, so a frame just over
+ * compression context between messages (`serverNoContextTakeover`: its window is reset after
+ * each message); big frames here are independent snapshots and answers, so a shared context
+ * would gain little. Received frames may take twice the frame limit, so a frame just over
  * it is answered with `payload_too_large` rather than the connection closing (1009).
  */
 export const WEBSOCKET_OPTIONS: WebsocketPluginOptions['options'] = {

@@ -22,11 +22,11 @@ import type { SessionHub } from './session-hub.js';
 
 /*
  * One WebSocket client: the hello handshake, frame parsing, its subscriptions, and backpressure.
- * Everything goes out through `ws`'s `send`, which frames it and compresses the big answers and
- * snapshots, never events (ws-route.ts); once `ws` holds more than `bufferLimitBytes` unsent (`bufferedAmount`: what waits
- * in the socket and what queues behind a compression), further events are dropped and the client
- * is marked behind. When the socket drains it
- * gets `resync_required` and a fresh snapshot per session; a client that stays behind for
+ * Everything goes out through `ws`'s `send`, which frames it and compresses big answers and
+ * snapshots, never events (ws-route.ts). Once `ws` holds more than `bufferLimitBytes` unsent
+ * (`bufferedAmount`: what waits in the socket and what queues behind a compression), further
+ * events are dropped and the client is marked behind. When the socket drains it gets
+ * `resync_required` and a fresh snapshot per session; a client that stays behind for
  * `maxBehindMs`, or whose buffer passes four times the limit, is closed with 4008.
  */
 
