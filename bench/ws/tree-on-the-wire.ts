@@ -2,7 +2,7 @@
  * `npx tsx bench/ws/tree-on-the-wire.ts`: the tree skeleton of bench/session-open's 20,000-entry
  * session as a snapshot carries it, plain `TreeNode[]` JSON against the columnar encoding
  * (shared/tree-wire.ts), each raw and deflated as the server's permessage-deflate sends it (raw
- * deflate with `ws`'s default zlib options), and what each costs: the server's encoding and
+ * deflate at the server's level 1, and at zlib's default 6), and what each costs: the server's encoding and
  * deflate, the page's inflate, `JSON.parse` and check (zod's `TreeNodeSchema` for plain JSON,
  * `decodeTree` for the columns). Times are medians (and minimums) of ROUNDS runs in this process,
  * on this machine's V8: the page's work in Chromium scales alike. Decision 082 reads the figures.
@@ -46,14 +46,28 @@ try {
 
   const rows: [string, string, string][] = [
     ['bytes, raw', size(Buffer.byteLength(plain)), size(Buffer.byteLength(columns))],
-    ['bytes on the wire (deflated)', size(plainDeflated.length), size(columnsDeflated.length)],
+    [
+      'bytes on the wire, deflated at level 6',
+      size(plainDeflated.length),
+      size(columnsDeflated.length),
+    ],
     [
       'server: encode (JSON.stringify)',
       time(() => JSON.stringify(tree)),
       time(() => JSON.stringify(encodeTree(tree))),
     ],
     [
-      'server: deflate (zlib thread)',
+      "bytes on the wire, deflated at level 1 (the server's)",
+      size(zlib.deflateRawSync(plain, { level: 1 }).length),
+      size(zlib.deflateRawSync(columns, { level: 1 }).length),
+    ],
+    [
+      'server: deflate at level 1 (zlib thread)',
+      time(() => zlib.deflateRawSync(plain, { level: 1 })),
+      time(() => zlib.deflateRawSync(columns, { level: 1 })),
+    ],
+    [
+      "server: deflate at zlib's default level 6",
       time(() => zlib.deflateRawSync(plain)),
       time(() => zlib.deflateRawSync(columns)),
     ],
