@@ -141,7 +141,8 @@ function serverCommand(
     path.join(dataDir, 'config.json'),
     JSON.stringify({
       coalesceMs: config.coalesceMs,
-      logLevel: 'warn',
+      // info: the start-up line (its address) is a log line; requests log only at debug.
+      logLevel: 'info',
       promptsPerMinute: 100_000,
       ...(REPLAY_EVENTS ? { replayEvents: REPLAY_EVENTS } : {}),
     }),

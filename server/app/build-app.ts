@@ -35,7 +35,7 @@ import { workspaceRoutes } from './routes/workspace-routes.js';
 import { securityHeaders } from './security-headers.js';
 import { RequestsAtDebug, serverLoggerOptions } from './server-log.js';
 import { staticWeb } from './static-web.js';
-import { wsRoute } from './ws-route.js';
+import { WEBSOCKET_OPTIONS, wsRoute } from './ws-route.js';
 
 export interface BuildAppOptions {
   config: ArborConfig;
@@ -223,11 +223,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   // Registered before the auth hooks so that its own onRequest hook marks upgrade requests even
   // when ours refuses them; it then destroys a refused upgrade's socket.
   await app.register(fastifyWebsocket, {
-    options: {
-      maxPayload: 2 * MAX_FRAME_BYTES,
-      // Event frames are framed once and written to the socket as is (client-connection.ts).
-      perMessageDeflate: false,
-    },
+    options: WEBSOCKET_OPTIONS,
     // Shutdown: runs are aborted and persisted (clients see their last events), then every
     // socket is closed with 1001.
     preClose: async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { CloseCode, WS_PATH, type UserSummary } from '../../shared/protocol.js';
+import type { WebsocketPluginOptions } from '@fastify/websocket';
+import { CloseCode, MAX_FRAME_BYTES, WS_PATH, type UserSummary } from '../../shared/protocol.js';
 import { LOGIN_COOKIE, type LoginSessions } from '../auth/login-sessions.js';
 import type { SessionOwners } from '../auth/session-owners.js';
 import type { UserStore } from '../auth/user-store.js';
@@ -7,6 +8,34 @@ import { ClientConnection } from '../hub/client-connection.js';
 import type { RateLimiter } from '../hub/rate-limiter.js';
 import type { SessionHub } from '../hub/session-hub.js';
 import { LOCAL_USER } from './auth-hooks.js';
+
+/**
+ * Frames at least this big are compressed (permessage-deflate): snapshots and other big answers,
+ * where deflate saves most of the bytes. Event frames go out as they are whatever their size
+ * (client-connection.ts), so a delta never waits for zlib's thread pool nor queues behind
+ * another frame's compression.
+ */
+export const DEFLATE_THRESHOLD_BYTES = 64 * 1024;
+
+/**
+ * `ws`'s options for Arbor's socket. `ws` applies `threshold` only when the server keeps no
+ * compression context between messages (`serverNoContextTakeover`: its window is reset after
+ * each message); big frames here are independent snapshots and answers, so a shared context
+ * would gain little. Level 1 deflates the 20,000-entry skeleton several times faster than zlib's
+ * default for a quarter more bytes (bench/ws/tree-on-the-wire.ts): the time is a first paint's,
+ * the bytes a millisecond or two of a network. Received frames may take twice the frame limit,
+ * so a frame just over it is answered with `payload_too_large` rather than the connection
+ * closing (1009).
+ */
+export const WEBSOCKET_OPTIONS: WebsocketPluginOptions['options'] = {
+  maxPayload: 2 * MAX_FRAME_BYTES,
+  perMessageDeflate: {
+    threshold: DEFLATE_THRESHOLD_BYTES,
+    serverNoContextTakeover: true,
+    clientNoContextTakeover: true,
+    zlibDeflateOptions: { level: 1 },
+  },
+};
 
 export interface WsRouteDeps {
   hub: SessionHub;

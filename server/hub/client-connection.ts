@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import {
   CloseCode,
@@ -20,13 +19,14 @@ import { parseClientFrame, requestIdNearEnds } from './parse-client-frame.js';
 import { frameBodyBudget } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
-import { framePayload } from './ws-text-frame.js';
 
 /*
  * One WebSocket client: the hello handshake, frame parsing, its subscriptions, and backpressure.
- * Event frames go straight into the socket; once the socket holds more than `bufferLimitBytes`
- * unsent, further events are dropped and the client is marked behind. When the socket drains it
- * gets `resync_required` and a fresh snapshot per session; a client that stays behind for
+ * Everything goes out through `ws`'s `send`, which frames it and compresses big answers and
+ * snapshots, never events (ws-route.ts). Once `ws` holds more than `bufferLimitBytes` unsent
+ * (`bufferedAmount`: what waits in the socket and what queues behind a compression), further
+ * events are dropped and the client is marked behind. When the socket drains it gets
+ * `resync_required` and a fresh snapshot per session; a client that stays behind for
  * `maxBehindMs`, or whose buffer passes four times the limit, is closed with 4008.
  */
 
@@ -63,32 +63,16 @@ export class ClientConnection implements Subscriber {
   private readonly helloTimer: NodeJS.Timeout;
   private badFrames: number[] = [];
 
-  /**
-   * The stream under the WebSocket, for event frames that are framed already. Writing there keeps
-   * the order of everything `ws` writes, because `ws` writes synchronously whenever no message is
-   * being compressed, and Arbor does not compress (`perMessageDeflate: false` in build-app.ts).
-   * `ws` keeps the stream as `_socket`, its only handle on it; were that ever missing, frames go
-   * through `send` with their payload.
-   */
-  private readonly wire: Writable | undefined;
-
   constructor(
     private readonly socket: WebSocket,
     private readonly opts: ConnectionOptions,
   ) {
-    const wire = (socket as unknown as { _socket?: unknown })._socket;
-    this.wire = wire instanceof Writable ? wire : undefined;
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => this.onClose());
     socket.on('error', (error) => opts.log.debug({ err: error }, 'websocket error'));
     this.helloTimer = setTimeout(() => {
       if (!this.helloDone) this.close(CloseCode.helloTimeout, 'hello expected');
     }, opts.helloTimeoutMs ?? 10_000);
-  }
-
-  /** Whether event frames go straight to the socket (see `wire`), not through `ws.send`. */
-  get writesFramesDirectly(): boolean {
-    return this.wire !== undefined;
   }
 
   /** Ends the connection with a code from the protocol's list. */
@@ -102,11 +86,13 @@ export class ClientConnection implements Subscriber {
     }
   }
 
-  deliver(_sessionId: string, _seq: number, frame: Buffer): void {
+  deliver(_sessionId: string, _seq: number, json: Buffer): void {
     if (this.closed || this.behindSince !== undefined) return;
     if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.wire) this.wire.write(frame);
-    else this.socket.send(framePayload(frame), { binary: false });
+    // Event frames are never compressed, whatever their size: while `ws` compresses a frame, the
+    // frames after it wait in its queue and count in `bufferedAmount`, and a big event deflated
+    // ahead of a stream's deltas would make a client that reads fast look behind (decision 082).
+    this.socket.send(json, { binary: false, compress: false });
     this.checkBuffer();
   }
 

@@ -13,12 +13,11 @@ import { DeltaCoalescer } from './delta-coalescer.js';
 import { fitBody } from './fit-body.js';
 import { MAX_FRAME_BODY_BYTES, SNAPSHOT_MESSAGES, snapshotMessages } from './path-messages.js';
 import { ReplayBuffer } from './replay-buffer.js';
-import { textFrame } from './ws-text-frame.js';
 
 /*
  * One open session on the server: its AgentSession, the ordered stream of its events with their
  * sequence numbers, the recent frames for reconnecting clients, and its subscribers. Each event is
- * serialised and framed once and the same bytes go to every subscriber, so all of them see the
+ * serialised once into UTF-8 JSON and the same bytes go to every subscriber, so all of them see the
  * same events in the same order (and a fan-out to many clients costs one encoding).
  */
 
@@ -36,8 +35,8 @@ function eventJson(frame: EventFrame): string {
 
 /** A client's end of a subscription; it handles its own backpressure. */
 export interface Subscriber {
-  /** `frame` is the event as a WebSocket text frame (ws-text-frame.ts), built once for all. */
-  deliver(sessionId: string, seq: number, frame: Buffer): void;
+  /** `json` is the event frame's JSON in UTF-8, encoded once for all subscribers. */
+  deliver(sessionId: string, seq: number, json: Buffer): void;
   /** The session went away for the subscriber (deleted, or its access revoked). */
   sessionClosed(sessionId: string, reason: SessionClosedReason): void;
 }
@@ -161,7 +160,7 @@ export class LiveSession {
     this.track(event);
     const seq = ++this.seq;
     const frame: EventFrame = { type: 'event', sessionId: this.sessionId, seq, event };
-    const bytes = textFrame(eventJson(frame));
+    const bytes = Buffer.from(eventJson(frame));
     this.replay.push(seq, bytes);
     // Deltas only come while a run keeps the session busy, and a run ends with other events, so
     // the idle clock needs no update per delta.

@@ -23,8 +23,11 @@ export class WsTestClient {
   private nextId = 1;
   closeCode: number | undefined;
   private closedWaiters: ((code: number) => void)[] = [];
+  /** The TCP socket under the WebSocket, for what travels on the wire. */
+  private wire: { bytesRead: number } | undefined;
 
   private constructor(readonly socket: WebSocket) {
+    socket.once('upgrade', (response) => (this.wire = response.socket));
     socket.on('message', (data) => {
       const message = ServerMessageSchema.parse(JSON.parse(String(data)));
       this.frames.push(message);
@@ -79,6 +82,11 @@ export class WsTestClient {
     });
     await client.next((m) => m.type === 'welcome');
     return client;
+  }
+
+  /** Bytes received on the wire so far (the handshake's included), compressed as they came. */
+  get bytesReceived(): number {
+    return this.wire?.bytesRead ?? 0;
   }
 
   send(message: ClientMessage | Record<string, unknown>): void {
