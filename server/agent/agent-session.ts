@@ -6,7 +6,6 @@ import type {
 } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import { isOverflowFrom } from '../models/context-overflow.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { ContextChange } from '../store/context-edit-rule.js';
@@ -19,7 +18,8 @@ import {
   runContextSteps,
   type CompactionContext,
 } from '../compaction/context-transforms.js';
-import { applyNavigation, resolveNavigation } from './navigation.js';
+import { applyNavigation, branchSummaryOptions, resolveNavigation } from './navigation.js';
+import { recoverFromOverflow } from './overflow-recovery.js';
 import { RunRecorder } from './run-recorder.js';
 import {
   InvalidRequestError,
@@ -38,19 +38,14 @@ import type {
 
 /*
  * The product layer around the agent loop: one session tree (the store), one run at a time, any
- * number of listeners. A message is persisted at its message_end before listeners see it, so
- * they see the store's `entry_appended`, then `message_end` naming that entry, and the session's
- * `state_changed` after anything that changes it. After every run, leaf move and compaction the
- * agent's context is rebuilt from the store. Appends are
- * made durable by an fsync off the event loop (see BackgroundSync) at every turn end, and prompt,
- * leaf move and manual compaction resolve only once theirs are.
+ * number of listeners. A message is persisted at its message_end before listeners see it (the
+ * store's `entry_appended`, then `message_end` naming that entry, `state_changed` after anything
+ * that changes the state). After every run, leaf move and compaction the context is rebuilt from
+ * the store. Appends are made durable off the event loop (BackgroundSync) at every turn end.
  */
 
 /** The roles a run writes to the file (the prompt and tools recorded first included, pi 1.6). */
 const PERSISTED_ROLES = new Set(['system', 'user', 'assistant', 'toolResult', 'custom']);
-
-const OVERFLOW_RETRY_FAILED =
-  'Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.';
 
 export class AgentSession {
   readonly store: SessionStore;
@@ -64,9 +59,7 @@ export class AgentSession {
   private thinkingLevel: string;
   /** The level last asked for, re-clamped whenever the model changes. */
   private requestedThinkingLevel: string;
-  private readonly queues = new PromptQueues((texts) =>
-    this.emit({ type: 'queue_update', ...texts }),
-  );
+  private readonly queues = new PromptQueues((q) => this.emit({ type: 'queue_update', ...q }));
   private run: Promise<void> | undefined;
   private controller: AbortController | undefined;
   private compacting = false;
@@ -162,17 +155,10 @@ export class AgentSession {
       const controller = new AbortController();
       this.controller = controller;
       try {
-        summary = await summarizer.summarizeBranch(this.compactionContext(controller.signal), {
-          oldLeafId: oldLeaf,
-          // The picked entry, as pi collects the branch (a picked prompt goes to the editor).
-          targetId,
-          ...(opts.customInstructions !== undefined
-            ? { customInstructions: opts.customInstructions }
-            : {}),
-          ...(opts.replaceInstructions !== undefined
-            ? { replaceInstructions: opts.replaceInstructions }
-            : {}),
-        });
+        summary = await summarizer.summarizeBranch(
+          this.compactionContext(controller.signal),
+          branchSummaryOptions(oldLeaf, targetId, opts),
+        );
       } catch (error) {
         if (controller.signal.aborted) return { cancelled: true };
         throw error;
@@ -370,38 +356,26 @@ export class AgentSession {
           controller.signal,
         );
         // Overflow: compact once, then continue from the compacted context (pi's recovery).
-        const last = result.lastAssistant;
-        if (
-          last &&
-          this.deps.compactor &&
-          this.deps.compactor.isEnabled?.(this.store) !== false &&
-          !controller.signal.aborted &&
-          isOverflowFrom(last, this.model)
-        ) {
-          // As pi 1.6: the overflowed attempt is omitted (a context_edit) before compacting.
-          this.recorder.omit(last);
-          const compacted = await this.runCompaction('overflow', undefined, true);
-          if (compacted.ok && !controller.signal.aborted) {
-            const retried = await runAgentLoop(
-              [],
-              this.messages,
-              this.loopConfig(),
-              (event) => this.onAgentEvent(event),
-              controller.signal,
-            );
-            // One recovery per prompt: a second overflow stops with a clear error (as pi).
-            const again = retried.lastAssistant;
-            if (again && isOverflowFrom(again, this.model)) {
-              this.emit({
-                type: 'compaction_end',
-                reason: 'overflow',
-                aborted: false,
-                willRetry: false,
-                errorMessage: OVERFLOW_RETRY_FAILED,
-              });
-            }
-          }
-        }
+        await recoverFromOverflow(result.lastAssistant, {
+          model: this.model,
+          enabled:
+            this.deps.compactor !== undefined &&
+            this.deps.compactor.isEnabled?.(this.store) !== false,
+          signal: controller.signal,
+          omit: (message) => this.recorder.omit(message),
+          compact: () => this.runCompaction('overflow', undefined, true),
+          rerun: async () =>
+            (
+              await runAgentLoop(
+                [],
+                this.messages,
+                this.loopConfig(),
+                (event) => this.onAgentEvent(event),
+                controller.signal,
+              )
+            ).lastAssistant,
+          emit: (event) => this.emit(event),
+        });
       } finally {
         this.rebuildContext();
       }

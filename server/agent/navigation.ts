@@ -3,6 +3,7 @@ import { messageOfEntry } from '../../shared/entry-messages.js';
 import type { ImageContent } from '../../shared/messages.js';
 import { EntryNotFoundError } from '../store/entry-errors.js';
 import type { SessionStore } from '../store/session-store.js';
+import type { NavigateOptions } from './agent-session-types.js';
 
 /*
  * Where a move to `targetId` puts the leaf and what the editor gets back: the click rule of
@@ -56,4 +57,23 @@ export function applyNavigation(
   if (plan.newLeafId === null) store.resetLeaf();
   else store.branch(plan.newLeafId);
   if (move.label && move.targetId !== null) store.appendLabelChange(move.targetId, move.label);
+}
+
+/** What the branch summary of a leaf move asks for: the branch it leaves behind. */
+export function branchSummaryOptions(
+  oldLeafId: string | null,
+  targetId: string | null,
+  opts: NavigateOptions,
+) {
+  return {
+    oldLeafId,
+    // The picked entry, as pi collects the branch (a picked prompt goes to the editor).
+    targetId,
+    ...(opts.customInstructions !== undefined
+      ? { customInstructions: opts.customInstructions }
+      : {}),
+    ...(opts.replaceInstructions !== undefined
+      ? { replaceInstructions: opts.replaceInstructions }
+      : {}),
+  };
 }
