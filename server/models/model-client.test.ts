@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModel, describeModelError } from './model-client.js';
+import { chatCompletionChunks } from './sse-chunks.js';
 
 const chunk = (content: string) =>
   JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { content } }] });
@@ -95,11 +96,11 @@ function modelServer() {
   return { server, requests, closedAt };
 }
 
-/** Every chunk's content, and what the stream failed with, if it did. */
-async function drain(chunks: AsyncIterable<OpenAI.ChatCompletionChunk>, stopAfter = Infinity) {
+/** Every chunk's content as Arbor reads it, and what the stream failed with, if it did. */
+async function drain(response: Response, stopAfter = Infinity, signal?: AbortSignal) {
   const seen: string[] = [];
   try {
-    for await (const c of chunks) {
+    for await (const c of chatCompletionChunks(response, signal)) {
       seen.push(c.choices[0]?.delta.content ?? '');
       if (seen.length >= stopAfter) break;
     }
@@ -124,7 +125,7 @@ describe('model connections', () => {
   });
 
   const streamed = (model: string, signal?: AbortSignal, on = client) =>
-    on.chat.completions.create({ model, messages: [], stream: true }, { signal });
+    on.chat.completions.create({ model, messages: [], stream: true }, { signal }).asResponse();
 
   it('streams the chunks, on one pooled connection, asking for no compression', async () => {
     requests.length = 0;
@@ -189,8 +190,9 @@ describe('model connections', () => {
 
   it('ends the chunks quietly when the request is aborted mid-stream', async () => {
     const controller = new AbortController();
+    const response = await streamed('endless', controller.signal);
     const seen: unknown[] = [];
-    for await (const c of await streamed('endless', controller.signal)) {
+    for await (const c of chatCompletionChunks(response, controller.signal)) {
       seen.push(c);
       if (seen.length === 3) controller.abort();
     }

@@ -39,7 +39,8 @@ export function connectModel(
     apiKey,
     maxRetries: 0,
     defaultHeaders: { 'accept-encoding': 'identity' },
-    fetchOptions: { dispatcher, redirect: 'manual' },
+    // undici's Agent against Node's bundled undici types: the same interface, another copy of it.
+    fetchOptions: { dispatcher: dispatcher as never, redirect: 'manual' },
   });
   return { client, idleTimeoutMs };
 }

@@ -23,12 +23,13 @@ import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
 import { TextGatherer } from '../agent/text-gatherer.js';
 import { describeModelError, modelConnection } from './model-client.js';
+import { chatCompletionChunks } from './sse-chunks.js';
 import { resolveRequestTranscript, type RequestTranscript } from './request-transcript.js';
 
 /*
- * The stream function over the official `openai` SDK (chat completions, streaming; the SDK reads
- * the stream, on the connections of model-client.ts). It maps SDK chunks to Arbor's assistant
- * deltas and never throws for provider trouble: every failure ends as an assistant message with
+ * The stream function over the official `openai` SDK (chat completions, streaming, on the
+ * connections of model-client.ts; the chunks read by sse-chunks.ts). It maps SDK chunks to Arbor's
+ * assistant deltas and never throws for provider trouble: every failure ends as an assistant message with
  * stopReason error/aborted. The SDK's own retries are off; the agent loop retries with backoff
  * and reports it in events.
  */
@@ -296,9 +297,10 @@ export const openaiStream: StreamFn = async function* (
 
     const { client, idleTimeoutMs } = modelConnection(model.baseUrl, request.apiKey);
     connectionTimeoutMs = idleTimeoutMs;
-    const chunks = await client.chat.completions.create(params, { signal });
+    // The client sends the request and raises error statuses; sse-chunks.ts reads the stream.
+    const response = await client.chat.completions.create(params, { signal }).asResponse();
     yield { type: 'start' };
-    for await (const chunk of chunks) {
+    for await (const chunk of chatCompletionChunks(response, signal)) {
       if (chunk.usage) output.usage = usageFromChunk(chunk.usage as RawUsage, model);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
