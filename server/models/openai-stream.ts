@@ -22,16 +22,15 @@ import type {
 import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
 import { TextGatherer } from '../agent/text-gatherer.js';
-import { describeModelError, modelConnection } from './model-client.js';
+import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 import { resolveRequestTranscript, type RequestTranscript } from './request-transcript.js';
 
 /*
- * The stream function over the official `openai` SDK (chat completions, streaming, on the
- * connections of model-client.ts; the chunks read by sse-chunks.ts). It maps SDK chunks to Arbor's
- * assistant deltas and never throws for provider trouble: every failure ends as an assistant message with
- * stopReason error/aborted. The SDK's own retries are off; the agent loop retries with backoff
- * and reports it in events.
+ * The stream function over the official `openai` SDK (chat completions, streaming). It maps SDK
+ * chunks to Arbor's assistant deltas and never throws for provider trouble: every failure ends as
+ * an assistant message with stopReason error/aborted. The SDK's own retries are off; the agent
+ * loop retries with backoff and reports it in events.
  */
 
 export const OPENAI_COMPLETIONS_API = 'openai-completions';
@@ -48,6 +47,17 @@ export function emptyAssistantMessage(model: ModelInfo): AssistantMessage {
     stopReason: 'stop',
     timestamp: Date.now(),
   };
+}
+
+const clients = new Map<string, OpenAI>();
+function clientFor(baseURL: string, apiKey: string): OpenAI {
+  const key = `${baseURL}\n${apiKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = new OpenAI({ baseURL, apiKey, maxRetries: 0, fetch: httpFetch });
+    clients.set(key, client);
+  }
+  return client;
 }
 
 const REASONING_FIELDS = ['reasoning_content', 'reasoning', 'reasoning_text'] as const;
@@ -216,6 +226,18 @@ export function retryAfterMs(headers: Headers | undefined): number | undefined {
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }
 
+function describeError(error: unknown): string {
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message.replace(/\.$/, '')}${cause}`;
+  }
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
 interface BlockState {
   index: number;
   /** A text or thinking block's text, written into the message when the block ends. */
@@ -272,7 +294,6 @@ export const openaiStream: StreamFn = async function* (
     return { message: output };
   }
 
-  let connectionTimeoutMs: number | undefined;
   try {
     const transcript = resolveRequestTranscript(model, request);
     const params: ChatCompletionCreateParamsStreaming & Record<string, unknown> = {
@@ -295,10 +316,9 @@ export const openaiStream: StreamFn = async function* (
     const effort = reasoningEffortFor(model, request.thinkingLevel);
     if (effort !== undefined) Object.assign(params, { reasoning_effort: effort });
 
-    const { client, idleTimeoutMs } = modelConnection(model.baseUrl, request.apiKey);
-    connectionTimeoutMs = idleTimeoutMs;
-    // The client sends the request and raises error statuses; sse-chunks.ts reads the stream.
-    const response = await client.chat.completions.create(params, { signal }).asResponse();
+    const response = await clientFor(model.baseUrl, request.apiKey)
+      .chat.completions.create(params, { signal })
+      .asResponse();
     yield { type: 'start' };
     for await (const chunk of chatCompletionChunks(response, signal)) {
       if (chunk.usage) output.usage = usageFromChunk(chunk.usage as RawUsage, model);
@@ -378,9 +398,7 @@ export const openaiStream: StreamFn = async function* (
     pendingEnds.push(...finishBlocks());
     for (const event of pendingEnds) yield event;
     output.stopReason = signal.aborted ? 'aborted' : 'error';
-    output.errorMessage = signal.aborted
-      ? ABORTED_MESSAGE
-      : describeModelError(error, connectionTimeoutMs);
+    output.errorMessage = signal.aborted ? ABORTED_MESSAGE : describeError(error);
     const wait = error instanceof OpenAI.APIError ? retryAfterMs(error.headers) : undefined;
     return wait === undefined ? { message: output } : { message: output, retryAfterMs: wait };
   }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { Stream } from 'openai/core/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectModel } from './model-client.js';
+import { httpFetch } from './http-fetch.js';
 import { chatCompletionChunks } from './sse-chunks.js';
 
 /** A Response whose body arrives in exactly these pieces. */
@@ -108,7 +108,10 @@ describe('chatCompletionChunks', () => {
     );
   });
 
-  describe('over HTTP', () => {
+  describe.each([
+    ['global fetch', undefined],
+    ["Arbor's httpFetch", httpFetch],
+  ])('over HTTP with %s', (_name, fetch) => {
     let server: http.Server;
     let baseURL: string;
     beforeAll(async () => {
@@ -131,7 +134,7 @@ describe('chatCompletionChunks', () => {
     });
 
     it('ends quietly when the request is aborted mid-stream', async () => {
-      const { client } = connectModel(baseURL, 'k');
+      const client = new OpenAI({ baseURL, apiKey: 'k', maxRetries: 0, fetch });
       const controller = new AbortController();
       const response = await client.chat.completions
         .create({ model: 'm', messages: [], stream: true }, { signal: controller.signal })
