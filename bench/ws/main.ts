@@ -51,7 +51,9 @@ const VARIANTS = (process.env.VARIANTS ?? process.env.SERVER_NODE_ARGS ?? '')
 /** `REPLAY_EVENTS=n` sets the server's replay buffer (frames per session). */
 const REPLAY_EVENTS = Number(process.env.REPLAY_EVENTS ?? 0);
 /** docs: product spec §7, streaming: 50 sessions at once on 2 cores, added latency at p99. */
-const GOAL_ADDED_P99_MS = 5;
+/** Product §7: with coalescing off, under 20 ms added at p99 and at most twice the floor's CPU per chunk. */
+const GOAL_ADDED_P99_MS = 20;
+const GOAL_CPU_RATIO = 2;
 /**
  * `PIN=1` gives the server the first core to itself and puts the model and the clients on the
  * second (Linux `taskset`), so the load generator cannot take the server's CPU.
@@ -141,7 +143,8 @@ function serverCommand(
     path.join(dataDir, 'config.json'),
     JSON.stringify({
       coalesceMs: config.coalesceMs,
-      // info: the start-up line (its address) is a log line; requests log only at debug.
+      // The start-up line, which says the port, is an info log line; nothing else logs at info
+      // while streaming.
       logLevel: 'info',
       promptsPerMinute: 100_000,
       ...(REPLAY_EVENTS ? { replayEvents: REPLAY_EVENTS } : {}),
@@ -461,13 +464,19 @@ try {
       console.log(
         `| ${configName(config)} | ${SCENARIO_NAMES[scenario]} | ${fmt(median(mine.map(([, , , r]) => r.p50)))} | ${fmt(median(mine.map(([, , , r]) => r.p99)))} | ${over((r) => r.p99)} | ${fmt(median(mine.map(([, , , r]) => r.steadyP99)))} | ${over((r) => r.steadyP99)} | ${median(mine.map(([, , , r]) => r.serverCpuUsPerChunk)).toFixed(0)} µs | ${over((r) => r.serverCpuUsPerChunk)} µs |`,
       );
-      if (config.kind === 'arbor' && scenario === 'spread' && WITH_FLOOR) {
-        const added = median(
-          mine.map(([round, , , r]) => r.steadyP99 - (floorOf(round) as Result).steadyP99),
+      if (config.kind === 'arbor' && scenario !== 'fanout' && WITH_FLOOR) {
+        const added = median(mine.map(([round, , , r]) => r.p99 - (floorOf(round) as Result).p99));
+        const ratio = median(
+          mine.map(
+            ([round, , , r]) =>
+              r.serverCpuUsPerChunk / (floorOf(round) as Result).serverCpuUsPerChunk,
+          ),
         );
+        const meets = added < GOAL_ADDED_P99_MS && ratio <= GOAL_CPU_RATIO;
         verdicts.push(
-          `${configName(config)}: ${fmt(added)} ms added at p99 while all ${SESSIONS} sessions stream — ` +
-            `${added < GOAL_ADDED_P99_MS ? 'meets' : 'misses'} the product's goal (under ${GOAL_ADDED_P99_MS} ms)`,
+          `${configName(config)}, ${SCENARIO_NAMES[scenario]}: ${fmt(added)} ms added at p99, ` +
+            `${ratio.toFixed(2)}× the floor's CPU per chunk — ${meets ? 'meets' : 'misses'} the ` +
+            `product's goal with coalescing off (under ${GOAL_ADDED_P99_MS} ms, at most ${GOAL_CPU_RATIO}×)`,
         );
       }
     }
