@@ -1,6 +1,12 @@
 import { test, expect } from './support/fixtures.js';
 import type { Locator, Page } from '@playwright/test';
-import { leafNode, openArbor, sendPrompt, sessionTree } from './support/page-helpers.js';
+import {
+  leafNode,
+  openArbor,
+  sendPrompt,
+  sessionTree,
+  waitGraphSettled,
+} from './support/page-helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -56,3 +62,31 @@ for (const size of [
     }
   });
 }
+
+test('"Fit all" shows every node clear of the minimap and the controls', async ({
+  page,
+  arbor,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openArbor(page, arbor.url);
+  for (let i = 1; i <= 3; i++) await sendPrompt(page, `answer ${i}`);
+  // A branch from the second prompt widens the graph, as in the README's screenshot.
+  await sessionTree(page).locator('[data-entry-id][data-role="user"]').nth(1).click();
+  await waitGraphSettled(page);
+  for (let i = 4; i <= 8; i++) await sendPrompt(page, `answer ${i}`);
+  await sessionTree(page).getByRole('button', { name: 'Fit all' }).click();
+  const tree = sessionTree(page);
+  const covered = async (): Promise<number> => {
+    const overlays = [
+      await boxOf(tree.locator('.react-flow__minimap')),
+      await boxOf(tree.locator('.react-flow__controls')),
+    ];
+    let count = 0;
+    for (const node of await tree.locator('[data-entry-id]').all()) {
+      const box = await node.boundingBox();
+      if (box && overlays.some((overlay) => overlap(box, overlay))) count++;
+    }
+    return count;
+  };
+  await expect.poll(covered).toBe(0);
+});

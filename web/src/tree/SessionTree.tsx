@@ -214,7 +214,7 @@ function SessionTreeInner({
   }, [placement, sessionId, graph, centerOn]);
 
   const canvas = useRef<HTMLDivElement>(null);
-  const { isInView, onMoveStart, onMoveEnd } = useLeafFollow(
+  const { isInView, fitClear, onMoveStart, onMoveEnd } = useLeafFollow(
     canvas,
     placement,
     sessionId,
@@ -391,7 +391,7 @@ function SessionTreeInner({
           onSummary={setSummary}
           onFitLeaf={() => centerOn(graph.leafNodeId, true)}
           onFitAll={() => {
-            if (placement) void flow.fitBounds(placement.bounds, { padding: 0.05, duration: 250 });
+            if (placement) fitClear(placement.bounds);
           }}
           readOnly={readOnly}
           count={graph.nodes.length}

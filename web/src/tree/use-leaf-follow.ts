@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, type RefObject } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import type { Placement } from '../graph/placement';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/tree-layout';
-import { largestFree, panIntoFree, type Box } from './free-area';
+import { freeRects, largestFree, panIntoFree, type Box } from './free-area';
 
 /*
  * The view follows the leaf: when it moves (a new answer, a move in another tab) and is not fully
@@ -14,12 +14,20 @@ import { largestFree, panIntoFree, type Box } from './free-area';
 /** How close to the free area's edge (in screen pixels) the leaf may sit before the view follows. */
 const FOLLOW_MARGIN = 24;
 
+/** The share of the free area left around a fitted graph, on each side. */
+const FIT_PADDING = 0.05;
+/** The zoom range of the graph (SessionTree's minZoom and maxZoom). */
+const MIN_ZOOM = 0.05;
+const MAX_ZOOM = 2;
+
 /** What is drawn over the graph: React Flow's panels and anything marked as an overlay. */
 const OVERLAYS = '.react-flow__panel, [data-graph-overlay]';
 
 interface LeafFollow {
   /** Whether a node lies fully inside the canvas. */
   isInView(nodeId: string): boolean;
+  /** Fits `bounds` (graph coordinates) into the largest part of the canvas no overlay covers. */
+  fitClear(bounds: Box): void;
   onMoveStart(event: MouseEvent | TouchEvent | null): void;
   onMoveEnd(): void;
 }
@@ -118,6 +126,35 @@ export function useLeafFollow(
     [flow, screenBoxOf, overlaysOf, centerOn],
   );
 
+  const fitClear = useCallback(
+    (bounds: Box) => {
+      const box = canvas.current?.getBoundingClientRect();
+      if (!box || box.width === 0 || bounds.width <= 0 || bounds.height <= 0) return;
+      const area: Box = { x: 0, y: 0, width: box.width, height: box.height };
+      // Of the parts no overlay covers, the one that shows the graph largest.
+      let best: { free: Box; zoom: number } | null = null;
+      for (const free of freeRects(area, overlaysOf(box))) {
+        const zoom = Math.min(
+          (free.width * (1 - 2 * FIT_PADDING)) / bounds.width,
+          (free.height * (1 - 2 * FIT_PADDING)) / bounds.height,
+        );
+        if (!best || zoom > best.zoom) best = { free, zoom };
+      }
+      if (!best) return;
+      const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, best.zoom));
+      const { free } = best;
+      void flow.setViewport(
+        {
+          x: free.x + free.width / 2 - (bounds.x + bounds.width / 2) * zoom,
+          y: free.y + free.height / 2 - (bounds.y + bounds.height / 2) * zoom,
+          zoom,
+        },
+        { duration: 250 },
+      );
+    },
+    [canvas, flow, overlaysOf],
+  );
+
   const dragging = useRef(false);
   const userMoved = useRef(false);
   const followed = useRef<string | null>(null);
@@ -146,5 +183,5 @@ export function useLeafFollow(
     dragging.current = false;
   }, []);
 
-  return { isInView, onMoveStart, onMoveEnd };
+  return { isInView, fitClear, onMoveStart, onMoveEnd };
 }
