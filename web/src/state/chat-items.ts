@@ -1,21 +1,15 @@
-import { messageOfEntry } from '../../../shared/entry-messages';
 import type { AgentMessage } from '../../../shared/messages';
-import type { SessionEntry, TreeNode } from '../../../shared/session-entries';
+import type { TreeNode } from '../../../shared/session-entries';
 import { activePathIds } from './active-path';
 import { contextEditsOnPath, type ContextEditShown } from './context-edits';
 import { modelContextOnPath } from './model-context';
 import type { SessionView } from './session-reducer';
 
 /*
- * Queries over the page's picture of a session: the body the chat draws for an entry, the active
- * path, the chat's items, and which bodies the chat is about to draw without having them.
+ * Queries over the page's picture of a session: the active path, the chat's items, and which
+ * bodies the chat is about to draw without having them. An entry's body is the shared
+ * `messageOfEntry` (shared/entry-messages.ts).
  */
-
-/**
- * The body the chat draws for a stored entry, or undefined for entries it does not show: the
- * message the entry stands for, by the one rule in shared/entry-messages.ts.
- */
-export const bodyOfEntry: (entry: SessionEntry) => AgentMessage | undefined = messageOfEntry;
 
 /** Entry types that the chat shows from the active path. */
 export function isChatEntry(node: TreeNode): boolean {

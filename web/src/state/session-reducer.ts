@@ -13,8 +13,8 @@ import type {
   EventFrame,
   PathMessage,
 } from '../../../shared/protocol';
+import { messageOfEntry } from '../../../shared/entry-messages';
 import type { ContextEditEntry, SessionEntry, TreeNode } from '../../../shared/session-entries';
-import { bodyOfEntry } from './chat-items';
 
 /*
  * The page's picture of one session, as a pure reducer over what the server sends: a snapshot,
@@ -354,7 +354,7 @@ export function sessionReducer(
       let contextEdits = view.contextEdits;
       let compactions = view.compactions;
       for (const entry of action.entries) {
-        const body = bodyOfEntry(entry);
+        const body = messageOfEntry(entry);
         if (body) bodies.set(entry.id, body);
         if (entry.type === 'context_edit') {
           if (contextEdits === view.contextEdits) contextEdits = new Map(contextEdits);
