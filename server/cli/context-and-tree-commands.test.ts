@@ -105,3 +105,15 @@ describe('arbor tree', () => {
     expect(result.stdout).not.toMatch(/arbor\.leaf/);
   });
 });
+
+describe('arbor --help', () => {
+  it('prints the usage and succeeds, for Arbor and after any command', () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['serve', '--help'], ['run', '--help']]) {
+      const result = arbor(...args);
+      expect(result.status, args.join(' ')).toBe(0);
+      expect(result.stdout).toContain('Usage: arbor <command> [options]');
+      expect(result.stdout).toContain('--session-dir');
+      expect(result.stderr).toBe('');
+    }
+  });
+});

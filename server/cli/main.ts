@@ -24,12 +24,13 @@ const usage = `Usage: arbor <command> [options]
 
 export async function runCli(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
-  if (first === '--help' || first === '-h' || first === 'help') {
+  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const args = name === first ? rest : argv;
+  // Help for Arbor or for one command (`arbor serve --help`): the usage lists every option.
+  if (name === 'help' || args[0] === '-h' || args.includes('--help')) {
     process.stdout.write(usage);
     return 0;
   }
-  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
-  const args = name === first ? rest : argv;
   const load = commands[name];
   if (!load) {
     process.stderr.write(`arbor: unknown command "${name}"\n\n${usage}`);
