@@ -9,6 +9,8 @@ import { clickOutcome, editorContentOf, isEditableMessage } from '../../../share
 import { warmLayoutWorker } from '../graph/run-layout';
 import { ArborSocket, defaultSocketUrl, type SocketStatus } from '../socket/arbor-socket';
 import { activePathIds } from '../state/active-path';
+import { createPageStore } from '../state/page-store';
+import { PageStoreContext, usePageStore } from '../state/use-page-store';
 import { ChatPane } from '../chat/ChatPane';
 import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
@@ -32,8 +34,20 @@ import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices } from './use-page-notices';
 import { describeError, useSession } from './use-session';
 
+type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
+
+/** The page once the user is known, with its own store (decision 089). */
+export function Workbench(props: WorkbenchProps) {
+  const [store] = useState(createPageStore);
+  return (
+    <PageStoreContext.Provider value={store}>
+      <WorkbenchPage {...props} />
+    </PageStoreContext.Provider>
+  );
+}
+
 /** The page once the user is known: sessions | chat | tree, all driven by one socket. */
-export function Workbench({
+function WorkbenchPage({
   me,
   onLoggedOut,
   onMe,
@@ -44,6 +58,7 @@ export function Workbench({
   onMe(me: Me): void;
 }) {
   const [socket] = useState(() => new ArborSocket({ url: defaultSocketUrl(window.location) }));
+  const store = usePageStore();
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const [workspaces, setWorkspaces] = useState<WorkspaceInfo[]>([]);
   const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
@@ -100,6 +115,11 @@ export function Workbench({
     canCreate,
     open,
     createSession,
+    revealEntry: useCallback(
+      (id: string, entryId: string) =>
+        store.dispatch({ type: 'reveal_entry', sessionId: id, entryId }),
+      [store],
+    ),
     report,
     clear,
     describeError,
@@ -140,7 +160,7 @@ export function Workbench({
     },
     [sessionId, onListClosed],
   );
-  const session = useSession(socket, sessionId, onClosed);
+  const session = useSession(socket, store, sessionId, onClosed);
   const { view, notify, dismiss, loadBodies } = session;
 
   // Keep the list fresh when a run ends (first prompts, counts and times change).
@@ -159,8 +179,8 @@ export function Workbench({
 
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
-  const reading = useReadingMode(socket, session, fail, setPanel);
-  useRevealReads(view, reading);
+  const reading = useReadingMode(socket, store, session, fail, setPanel);
+  useRevealReads(store, view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,

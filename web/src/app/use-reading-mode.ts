@@ -1,17 +1,11 @@
-import {
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { useStore } from 'zustand';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { missingBodies } from '../state/chat-items';
-import { chatWindow } from '../state/chat-window';
+import { shownFor } from '../state/chat-window';
 import { missingEditBodies } from '../state/context-edits';
 import { missingCompactionBodies } from '../state/model-context';
+import type { PageStore } from '../state/page-store';
 import { readingView } from '../state/reading-view';
 import type { SessionView } from '../state/session-reducer';
 import type { SessionHandle } from './use-session';
@@ -41,15 +35,9 @@ export interface ReadingMode {
   backThen<A extends unknown[]>(action: (...args: A) => void): (...args: A) => void;
 }
 
-interface Reading {
-  sessionId: string;
-  entryId: string;
-  /** Whether the `get_path` answer is in (until then nothing else is fetched for the path). */
-  loaded: boolean;
-}
-
 export function useReadingMode(
   socket: ArborSocket,
+  store: PageStore,
   session: Pick<SessionHandle, 'view' | 'loadBodies' | 'receiveMessages'>,
   fail: (error: unknown) => void,
   /** Brings the chat into sight (on a narrow screen the tree may be the panel shown). */
@@ -57,7 +45,8 @@ export function useReadingMode(
 ): ReadingMode {
   const { loadBodies, receiveMessages } = session;
   const view = useDeferredValue(session.view);
-  const [reading, setReading] = useState<Reading | null>(null);
+  const reading = useStore(store, (state) => state.reading);
+  const { dispatch } = store;
   const sessionId = view?.sessionId ?? null;
   // Reading belongs to one session, and to an entry it still has.
   const current =
@@ -66,27 +55,23 @@ export function useReadingMode(
   const read = useCallback(
     (entryId: string) => {
       if (!sessionId) return;
-      setReading({ sessionId, entryId, loaded: false });
+      dispatch({ type: 'read', sessionId, entryId });
       showPanel('chat');
       socket
         .request<'get_path'>({ type: 'get_path', sessionId, entryId })
         .then((answer) => {
           receiveMessages(sessionId, answer.messages);
-          setReading((now) =>
-            now && now.sessionId === sessionId && now.entryId === entryId
-              ? { ...now, loaded: true }
-              : now,
-          );
+          dispatch({ type: 'read_loaded', sessionId, entryId });
         })
         .catch((error: unknown) => {
-          setReading((now) => (now?.entryId === entryId ? null : now));
+          dispatch({ type: 'read_failed', entryId });
           fail(error);
         });
     },
-    [socket, sessionId, receiveMessages, fail, showPanel],
+    [socket, dispatch, sessionId, receiveMessages, fail, showPanel],
   );
 
-  const back = useCallback(() => setReading(null), []);
+  const back = useCallback(() => dispatch({ type: 'read_back' }), [dispatch]);
 
   const entryId = current?.entryId ?? null;
   const chatView = useMemo(
@@ -95,7 +80,7 @@ export function useReadingMode(
   );
 
   // Bodies the chat is about to draw on the read path, once `get_path` has given the newest.
-  const shown = useSyncExternalStore(chatWindow.subscribe, () => chatWindow.shownFor(sessionId));
+  const shown = useStore(store, (state) => shownFor(state.chatWindow, sessionId));
   const missing =
     current?.loaded && chatView
       ? [
@@ -111,18 +96,24 @@ export function useReadingMode(
 
   // One wrapper per action, so a memoised component handed `backThen(action)` keeps its props.
   const wrappers = useRef(new WeakMap<object, unknown>());
-  const backThen = useCallback(<A extends unknown[]>(action: (...args: A) => void) => {
-    const cache = wrappers.current;
-    let wrapped = cache.get(action) as ((...args: A) => void) | undefined;
-    if (!wrapped) {
-      wrapped = (...args: A) => {
-        setReading(null);
-        action(...args);
-      };
-      cache.set(action, wrapped);
-    }
-    return wrapped;
-  }, []);
+  const backThen = useCallback(
+    <A extends unknown[]>(action: (...args: A) => void) => {
+      const cache = wrappers.current;
+      let wrapped = cache.get(action) as ((...args: A) => void) | undefined;
+      if (!wrapped) {
+        wrapped = (...args: A) => {
+          back();
+          action(...args);
+        };
+        cache.set(action, wrapped);
+      }
+      return wrapped;
+    },
+    [back],
+  );
 
-  return { entryId, chatView, read, back, backThen };
+  return useMemo(
+    () => ({ entryId, chatView, read, back, backThen }),
+    [entryId, chatView, read, back, backThen],
+  );
 }

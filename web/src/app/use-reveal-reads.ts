@@ -1,5 +1,6 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { entryReveal } from '../state/entry-reveal';
+import { useEffect, useRef } from 'react';
+import { useStore } from 'zustand';
+import type { PageStore } from '../state/page-store';
 import type { SessionView } from '../state/session-reducer';
 import type { ReadingMode } from './use-reading-mode';
 
@@ -19,8 +20,12 @@ function onActivePath(view: Pick<SessionView, 'byId' | 'leafId'>, entryId: strin
  * reading (decision 076), so the chat can scroll to the entry without moving the session's leaf;
  * one on the active path leaves reading, so the chat shows it where it is.
  */
-export function useRevealReads(view: SessionView | null, reading: ReadingMode): void {
-  const request = useSyncExternalStore(entryReveal.subscribe, entryReveal.get);
+export function useRevealReads(
+  store: PageStore,
+  view: SessionView | null,
+  reading: ReadingMode,
+): void {
+  const request = useStore(store, (state) => state.reveal);
   const answered = useRef(0);
   useEffect(() => {
     if (!request || !view || request.sessionId !== view.sessionId) return;

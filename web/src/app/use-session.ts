@@ -1,16 +1,18 @@
-import { useCallback, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useStore } from 'zustand';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
-import { chatWindow } from '../state/chat-window';
+import { shownFor } from '../state/chat-window';
 import { missingBodies } from '../state/chat-items';
 import { missingEditBodies } from '../state/context-edits';
 import { missingCompactionBodies } from '../state/model-context';
 import type { PathMessage } from '../../../shared/protocol';
-import { sessionReducer, type SessionView } from '../state/session-reducer';
+import type { PageStore } from '../state/page-store';
+import type { SessionView } from '../state/session-reducer';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*
  * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
- * its frames to the reducer, fetches the entry bodies the chat draws and lacks, and resyncs after a
+ * its frames to the page store's reducer, fetches the entry bodies the chat draws and lacks, and resyncs after a
  * gap. The session's state (usage, cost, queues) comes pushed by the server (`state_changed`).
  */
 
@@ -32,10 +34,12 @@ export function describeError(error: unknown): string {
 
 export function useSession(
   socket: ArborSocket,
+  store: PageStore,
   sessionId: string | null,
   onClosed: (sessionId: string, reason: string) => void,
 ): SessionHandle {
-  const [view, dispatch] = useReducer(sessionReducer, null);
+  const view = useStore(store, (state) => state.view);
+  const { dispatch } = store;
   const current = useRef(sessionId);
   const onClosedRef = useRef(onClosed);
   const requested = useRef(new Set<string>());
@@ -65,7 +69,7 @@ export function useSession(
             return;
         }
       }),
-    [socket],
+    [socket, dispatch],
   );
 
   useEffect(() => {
@@ -85,7 +89,7 @@ export function useSession(
     return () => {
       void socket.unsubscribe(sessionId);
     };
-  }, [socket, sessionId]);
+  }, [socket, sessionId, dispatch]);
 
   const live = view && view.sessionId === sessionId ? view : null;
 
@@ -139,12 +143,12 @@ export function useSession(
       };
       for (let i = 0; i < wanted.length; i += 500) fetchBatch(wanted.slice(i, i + 500));
     },
-    [socket],
+    [socket, dispatch],
   );
 
   // Bodies the chat is about to draw and the page lacks: older path messages than the snapshot
   // carried once the user reveals them, and the new path's after a leaf move or a compaction.
-  const shown = useSyncExternalStore(chatWindow.subscribe, () => chatWindow.shownFor(sessionId));
+  const shown = useStore(store, (state) => shownFor(state.chatWindow, sessionId));
   // Context edits on the path too: the chat and the graph show them on the entries they change.
   // And the path's last compaction: its first kept entry tells what the model's context holds.
   const missing = live
@@ -155,15 +159,18 @@ export function useSession(
     if (sessionId && missingKey) loadBodies(missingKey.split(','));
   }, [sessionId, missingKey, loadBodies]);
 
-  return {
-    view: live,
-    loadBodies,
-    receiveMessages: useCallback(
-      (sessionId: string, messages: PathMessage[]) =>
-        dispatch({ type: 'messages_loaded', sessionId, messages }),
-      [],
-    ),
-    notify: (kind, text) => dispatch({ type: 'notice', kind, text }),
-    dismiss: (id) => dispatch({ type: 'dismiss_notice', id }),
-  };
+  const receiveMessages = useCallback(
+    (sessionId: string, messages: PathMessage[]) =>
+      dispatch({ type: 'messages_loaded', sessionId, messages }),
+    [dispatch],
+  );
+  const notify = useCallback(
+    (kind: 'error' | 'info', text: string) => dispatch({ type: 'notice', kind, text }),
+    [dispatch],
+  );
+  const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss_notice', id }), [dispatch]);
+  return useMemo(
+    () => ({ view: live, loadBodies, receiveMessages, notify, dismiss }),
+    [live, loadBodies, receiveMessages, notify, dismiss],
+  );
 }

@@ -1,8 +1,9 @@
-import { Fragment, memo, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { chatWindow, REVEAL_STEP } from '../state/chat-window';
+import { Fragment, memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { REVEAL_STEP, shownFor } from '../state/chat-window';
 import { chatItems } from '../state/chat-items';
 import { isContextEditable } from '../state/context-edits';
 import type { SessionView, ToolRun } from '../state/session-reducer';
+import { usePage, usePageStore } from '../state/use-page-store';
 import type { ContextEditActions } from './ContextEditControls';
 import { MessageView } from './MessageView';
 import { useChatReveal } from './use-chat-reveal';
@@ -33,7 +34,7 @@ const DIVIDER = 'Above: summarised by compaction — not sent to the model';
 
 /**
  * The active path as a log; follows the bottom while the user has not scrolled up. Only the newest
- * messages are drawn until the user asks for earlier ones (`chatWindow`, which the body loader also
+ * messages are drawn until the user asks for earlier ones (the store's `chatWindow`, which the body loader also
  * reads, so revealed messages get their bodies fetched; until then they show as loading).
  */
 export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogProps) {
@@ -44,9 +45,8 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [byId, leafId, bodies, unsaved, streaming, contextEdits, compactions],
   );
-  const limit = useSyncExternalStore(chatWindow.subscribe, () =>
-    chatWindow.shownFor(view.sessionId),
-  );
+  const limit = usePage((state) => shownFor(state.chatWindow, view.sessionId));
+  const { dispatch } = usePageStore();
   const hidden = Math.max(0, items.length - limit);
   const visible = hidden > 0 ? items.slice(hidden) : items;
   const log = useRef<HTMLDivElement>(null);
@@ -92,7 +92,7 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
           className="show-earlier"
           onClick={() => {
             pinned.current = false;
-            chatWindow.reveal(view.sessionId);
+            dispatch({ type: 'show_earlier', sessionId: view.sessionId });
           }}
         >
           Show {Math.min(hidden, REVEAL_STEP)} earlier messages ({hidden} hidden)

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
-import { chatWindow } from '../state/chat-window';
-import { entryReveal, markRevealed } from '../state/entry-reveal';
+import { useEffect, useRef, type RefObject } from 'react';
+import { markRevealed } from '../state/entry-reveal';
+import { usePage, usePageStore } from '../state/use-page-store';
 
 /**
  * Answers a request to show an entry (entry-reveal.ts) in the chat: when the entry is on the
@@ -18,7 +18,8 @@ export function useChatReveal(opts: {
   has(entryId: string): boolean;
 }): { offPath: boolean } {
   const { sessionId, entryIds, limit, log, pinned, has } = opts;
-  const request = useSyncExternalStore(entryReveal.subscribe, entryReveal.get);
+  const request = usePage((state) => state.reveal);
+  const { dispatch } = usePageStore();
   const answered = useRef(0);
   useEffect(() => {
     if (!request || request.sessionId !== sessionId || answered.current === request.seq) return;
@@ -26,7 +27,7 @@ export function useChatReveal(opts: {
     if (index === -1) return;
     const needed = entryIds.length - index;
     if (needed > limit) {
-      chatWindow.showAtLeast(sessionId, needed);
+      dispatch({ type: 'show_at_least', sessionId, count: needed });
       return;
     }
     const root = log.current;

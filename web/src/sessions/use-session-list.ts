@@ -2,7 +2,6 @@ import { useCallback, useRef, useState } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
 import type { ReportOptions } from '../app/use-page-notices';
-import { entryReveal } from '../state/entry-reveal';
 import { sessionTitle } from './session-lineage';
 
 /** The longest title a notice quotes; longer ones are cut with an ellipsis. */
@@ -27,6 +26,8 @@ interface SessionListDeps {
   canCreate: boolean;
   open(sessionId: string): void;
   createSession(workspaceId: string): Promise<string>;
+  /** Shows an entry of a session without moving its leaf (a search hit). */
+  revealEntry(sessionId: string, entryId: string): void;
   report(text: string, kind?: 'error' | 'info', options?: ReportOptions): void;
   clear(key: string): void;
   describeError(error: unknown): string;
@@ -65,7 +66,7 @@ export function useSessionList(deps: SessionListDeps) {
   const openAt = useCallback(
     (session: SessionListItem, entryId: string | undefined) => {
       reopen(session.id);
-      if (entryId) entryReveal.request(session.id, entryId);
+      if (entryId) depsRef.current.revealEntry(session.id, entryId);
     },
     [reopen],
   );

@@ -1,7 +1,7 @@
 /*
  * A request to show one entry of a session, without moving its leaf: search opens a session at a
  * match this way, and the chat (scrolled to it, when it is on the active path) and the graph
- * (centred on it, focused) each answer it once. Plain state with listeners, like chat-window.ts.
+ * (centred on it, focused) each answer it once. A part of the page store (page-store.ts).
  */
 
 export interface RevealRequest {
@@ -11,27 +11,14 @@ export interface RevealRequest {
   seq: number;
 }
 
-export class EntryReveal {
-  private current: RevealRequest | null = null;
-  private seq = 0;
-  private readonly listeners = new Set<() => void>();
-
-  request(sessionId: string, entryId: string): void {
-    this.current = { sessionId, entryId, seq: ++this.seq };
-    for (const listener of [...this.listeners]) listener();
-  }
-
-  /** The latest request (null: none yet). */
-  get = (): RevealRequest | null => this.current;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+/** The request after `previous` (null: none yet) to show `entryId` of `sessionId`. */
+export function nextReveal(
+  previous: RevealRequest | null,
+  sessionId: string,
+  entryId: string,
+): RevealRequest {
+  return { sessionId, entryId, seq: (previous?.seq ?? 0) + 1 };
 }
-
-/** The page's one. */
-export const entryReveal = new EntryReveal();
 
 /** Marks the element drawn for a revealed entry (and only it) inside `root`. */
 export function markRevealed(root: ParentNode, selector: string): Element | null {

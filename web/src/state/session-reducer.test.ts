@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatItems, missingBodies } from './chat-items';
 import { sessionReducer, type SessionView } from './session-reducer';
-import { CHAT_WINDOW, ChatWindow, REVEAL_STEP } from './chat-window';
+import { CHAT_WINDOW, FIRST_WINDOW, REVEAL_STEP, revealEarlier, shownFor } from './chat-window';
 import { chain, node } from '../test-support/tree-builder';
 import { assistantMessage, frames, snapshot, userMessage } from '../test-support/snapshot-builder';
 import type { AgentSessionEvent } from '../../../shared/agent-events';
@@ -336,6 +336,22 @@ describe('sessionReducer', () => {
     expect(chatItems(restored).map((i) => i.entryId)).toEqual(['u1', 'a1']);
   });
 
+  it('gives a notice its id from the view alone, so the same input gives the same view', () => {
+    const view = opened();
+    const first = sessionReducer(view, { type: 'notice', kind: 'error', text: 'a failure' })!;
+    const again = sessionReducer(view, { type: 'notice', kind: 'error', text: 'a failure' })!;
+    expect(again.notices).toEqual(first.notices);
+    const next = sessionReducer(first, { type: 'notice', kind: 'info', text: 'more' })!;
+    expect(next.notices.map((n) => n.id)).toEqual([1, 2]);
+    // Ids go on across sessions, so a notice never takes the key of an earlier one.
+    const other = sessionReducer(next, {
+      type: 'snapshot',
+      snapshot: { ...snapshot(base, 'a1'), sessionId: 's2' },
+    })!;
+    const later = sessionReducer(other, { type: 'notice', kind: 'info', text: 'there' })!;
+    expect(later.notices.map((n) => n.id)).toEqual([3]);
+  });
+
   it('keeps the notices of a session that was only snapshotted again', () => {
     const view = sessionReducer(opened(), { type: 'notice', kind: 'error', text: 'a failure' })!;
     const again = sessionReducer(view, { type: 'snapshot', snapshot: snapshot(base, 'a1') })!;
@@ -474,21 +490,15 @@ describe('missingBodies with a snapshot of the newest messages only', () => {
   });
 });
 
-describe('ChatWindow', () => {
+describe('chat window', () => {
   it('starts each session at the first window and grows by a step per reveal', () => {
-    const window = new ChatWindow();
-    let changes = 0;
-    const stop = window.subscribe(() => changes++);
-    expect(window.shownFor('s1')).toBe(CHAT_WINDOW);
-    window.reveal('s1');
-    window.reveal('s1');
-    expect(window.shownFor('s1')).toBe(CHAT_WINDOW + 2 * REVEAL_STEP);
-    expect(window.shownFor('s2')).toBe(CHAT_WINDOW);
-    window.reveal('s2');
-    expect(window.shownFor('s2')).toBe(CHAT_WINDOW + REVEAL_STEP);
-    expect(window.shownFor(null)).toBe(CHAT_WINDOW);
-    stop();
-    window.reveal('s2');
-    expect(changes).toBe(3);
+    let window = FIRST_WINDOW;
+    expect(shownFor(window, 's1')).toBe(CHAT_WINDOW);
+    window = revealEarlier(revealEarlier(window, 's1'), 's1');
+    expect(shownFor(window, 's1')).toBe(CHAT_WINDOW + 2 * REVEAL_STEP);
+    expect(shownFor(window, 's2')).toBe(CHAT_WINDOW);
+    window = revealEarlier(window, 's2');
+    expect(shownFor(window, 's2')).toBe(CHAT_WINDOW + REVEAL_STEP);
+    expect(shownFor(window, null)).toBe(CHAT_WINDOW);
   });
 });

@@ -73,6 +73,8 @@ export interface SessionView {
   compacting: string | null;
   retry: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string } | null;
   notices: Notice[];
+  /** The id of the newest notice given so far (kept across sessions, so ids never repeat). */
+  noticeSeq: number;
   /** Set when the server closed the session (deleted, shut down): its notices are about that. */
   closed?: string;
 }
@@ -86,8 +88,6 @@ export type SessionAction =
   | { type: 'notice'; kind: Notice['kind']; text: string }
   | { type: 'dismiss_notice'; id: number }
   | { type: 'closed'; sessionId: string; reason: string };
-
-let noticeIds = 0;
 
 function isToolPayload(value: unknown): value is ToolResultPayload {
   return (
@@ -155,14 +155,16 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
       previous?.sessionId === snapshot.sessionId && previous.closed === undefined
         ? previous.notices
         : [],
+    noticeSeq: previous?.noticeSeq ?? 0,
   };
   if (snapshot.sessionName !== undefined) view.sessionName = snapshot.sessionName;
   return view;
 }
 
 function withNotice(view: SessionView, kind: Notice['kind'], text: string): SessionView {
-  const notices = [...view.notices, { id: ++noticeIds, kind, text }].slice(-5);
-  return { ...view, notices };
+  const noticeSeq = view.noticeSeq + 1;
+  const notices = [...view.notices, { id: noticeSeq, kind, text }].slice(-5);
+  return { ...view, notices, noticeSeq };
 }
 
 function cloneForDelta(message: AssistantMessage, index: number): AssistantMessage {

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { SessionGraph } from '../graph/session-to-graph';
-import { entryReveal, markRevealed } from '../state/entry-reveal';
+import { markRevealed } from '../state/entry-reveal';
+import { usePage } from '../state/use-page-store';
 import type { Placement } from './use-graph-layout';
 
 /**
@@ -18,7 +19,7 @@ export function useEntryReveal(opts: {
   setFocusedId(nodeId: string): void;
 }): void {
   const { sessionId, graph, placement, canvas, setExpanded, centerOn, setFocusedId } = opts;
-  const request = useSyncExternalStore(entryReveal.subscribe, entryReveal.get);
+  const request = usePage((state) => state.reveal);
   const answered = useRef(0);
   useEffect(() => {
     if (!request || request.sessionId !== sessionId || answered.current === request.seq) return;
