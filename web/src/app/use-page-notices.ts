@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import type { ReportOptions } from '../ui/report-options';
 import type { Notice } from './NoticeList';
 
 /** A notice of the page's own: a problem, or news with an action (the undo of a delete). */
@@ -6,13 +7,8 @@ interface PageNotice {
   id: number;
   kind: 'error' | 'info';
   text: string;
-  action?: { label: string; run(): void };
+  action?: ReportOptions['action'];
   /** What the notice is about (e.g. one session's closing): a newer one replaces it, `clear` drops it. */
-  key?: string;
-}
-
-export interface ReportOptions {
-  action?: PageNotice['action'];
   key?: string;
 }
 

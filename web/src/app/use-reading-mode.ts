@@ -7,7 +7,7 @@ import { missingEditBodies } from '../state/context-edits';
 import { missingCompactionBodies } from '../state/model-context';
 import type { PageStore } from '../state/page-store';
 import { readingView } from '../state/reading-view';
-import type { SessionView } from '../state/session-reducer';
+import type { ReadingMode } from '../state/reading-view';
 import type { SessionHandle } from './use-session';
 
 /*
@@ -15,25 +15,6 @@ import type { SessionHandle } from './use-session';
  * path to the entry being read, its newest bodies from one `get_path`, older ones fetched as the
  * chat reveals them, like the active path's. Nothing is written and no one else sees a change.
  */
-
-export interface ReadingMode {
-  /** The entry whose path the chat shows instead of the active path, or null. */
-  entryId: string | null;
-  /**
-   * The view the chat draws: the reading path while reading, else the session's view. It lags
-   * behind (an interruptible render after each update), so a big session's graph, the editor and
-   * the controls never wait for dozens of markdown messages.
-   */
-  chatView: SessionView | null;
-  read(entryId: string): void;
-  /** Back to the current branch. */
-  back(): void;
-  /**
-   * `action`, after going back to the current branch: a prompt goes to the session's leaf, and a
-   * click that moves the leaf shows where it moved. The same function for the same action.
-   */
-  backThen<A extends unknown[]>(action: (...args: A) => void): (...args: A) => void;
-}
 
 export function useReadingMode(
   socket: ArborSocket,

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useStore } from 'zustand';
 import type { PageStore } from '../state/page-store';
 import type { SessionView } from '../state/session-reducer';
-import type { ReadingMode } from './use-reading-mode';
+import type { ReadingMode } from '../state/reading-view';
 
 /** Whether `entryId` is the leaf or one of its ancestors. */
 function onActivePath(view: Pick<SessionView, 'byId' | 'leafId'>, entryId: string): boolean {

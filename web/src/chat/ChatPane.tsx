@@ -1,5 +1,5 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import type { ReadingMode } from '../app/use-reading-mode';
+import type { ReadingMode } from '../state/reading-view';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import type { SessionView } from '../state/session-reducer';
 import { ChatLog } from './ChatLog';

@@ -6,7 +6,7 @@ import {
   isSettingsEntry,
   isUserLike,
 } from './entry-kinds';
-import type { FoldItem, GraphItem } from './session-to-graph';
+import type { FoldItem, Work } from './graph-items';
 import { collapseSettings } from './settings-marks';
 
 /*
@@ -19,16 +19,6 @@ import { collapseSettings } from './settings-marks';
 
 /** A long unbranched run of turns off the active path folds from this many items on. */
 export const SEGMENT_MIN_ITEMS = 12;
-
-/** A drawn item with its drawn children, before folding settles what is drawn. */
-export interface Work {
-  item: GraphItem;
-  children: Work[];
-  onPath: boolean;
-  isLeaf: boolean;
-  /** Never inside a tool-loop fold or a segment. */
-  pinned: boolean;
-}
 
 /** Entries never folded into a tool loop or a segment: the active path, the leaf, labelled ones. */
 export function isPinned(entry: TreeNode, onPath: boolean, isLeaf: boolean): boolean {

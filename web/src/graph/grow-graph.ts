@@ -1,9 +1,9 @@
 import type { TreeNode } from '../../../shared/session-entries';
 import { entryRole, isAlwaysHidden, passesFilter } from './entry-kinds';
 import { standsAlone, labelChangeKeepsFolds } from './fold-rules';
+import type { EntryItem } from './graph-items';
 import {
   edgeOf,
-  type EntryItem,
   type GraphEdge,
   type GraphIndex,
   type GraphNode,

@@ -1,6 +1,7 @@
 import type { TreeNode } from '../../../shared/session-entries';
 import { entryRole, isAlwaysHidden, passesFilter, type TreeFilter } from './entry-kinds';
-import { foldForest, isPinned, SEGMENT_MIN_ITEMS, type Work } from './fold-rules';
+import { foldForest, isPinned, SEGMENT_MIN_ITEMS } from './fold-rules';
+import type { GraphItem, Work } from './graph-items';
 
 /*
  * Derives what the session graph shows from the tree skeleton: which entries are visible under a
@@ -8,31 +9,6 @@ import { foldForest, isPinned, SEGMENT_MIN_ITEMS, type Work } from './fold-rules
  * the active path. Pure and linear in the number of entries. User messages are always their own
  * nodes; the leaf and the active path are never inside a tool-loop fold or a segment.
  */
-
-export interface EntryItem {
-  kind: 'entry';
-  id: string;
-  entry: TreeNode;
-  /** Role shown to people and written to `data-role`: message role or entry type. */
-  role: string;
-  /** The run of settings changes just above it, drawn as a chip on this node (root-most first). */
-  settings?: TreeNode[];
-}
-
-export interface FoldItem {
-  /**
-   * `fold`: the tool loop of one turn. `segment`: everything but the prompt of one turn inside a
-   * long unbranched run of turns (the prompts of the run stay drawn between the segments).
-   * `settings`: a run of settings changes with no single node after it to carry it as a chip.
-   */
-  kind: 'fold' | 'segment' | 'settings';
-  id: string;
-  /** The entries inside, root-most first. */
-  members: TreeNode[];
-  role: 'fold' | 'segment' | 'settings';
-}
-
-export type GraphItem = EntryItem | FoldItem;
 
 export interface GraphNodeData extends Record<string, unknown> {
   item: GraphItem;

@@ -1,6 +1,6 @@
 import type { TreeNode } from '../../../shared/session-entries';
 import { isLabelled, isSettingsEntry } from './entry-kinds';
-import type { Work } from './fold-rules';
+import type { Work } from './graph-items';
 
 /*
  * Model, thinking-level and session-name changes are marks on the path, not nodes: a run of them

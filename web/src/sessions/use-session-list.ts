@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
-import type { ReportOptions } from '../app/use-page-notices';
+import type { ReportOptions } from '../ui/report-options';
 import { sessionTitle } from './session-lineage';
 
 /** The longest title a notice quotes; longer ones are cut with an ellipsis. */

@@ -11,3 +11,23 @@ import type { SessionView } from './session-reducer';
 export function readingView(view: SessionView, entryId: string): SessionView {
   return { ...view, leafId: entryId, unsaved: [], streaming: null };
 }
+
+/** Reading mode as the page's parts use it (app/use-reading-mode.ts keeps it). */
+export interface ReadingMode {
+  /** The entry whose path the chat shows instead of the active path, or null. */
+  entryId: string | null;
+  /**
+   * The view the chat draws: the reading path while reading, else the session's view. It lags
+   * behind (an interruptible render after each update), so a big session's graph, the editor and
+   * the controls never wait for dozens of markdown messages.
+   */
+  chatView: SessionView | null;
+  read(entryId: string): void;
+  /** Back to the current branch. */
+  back(): void;
+  /**
+   * `action`, after going back to the current branch: a prompt goes to the session's leaf, and a
+   * click that moves the leaf shows where it moved. The same function for the same action.
+   */
+  backThen<A extends unknown[]>(action: (...args: A) => void): (...args: A) => void;
+}

@@ -13,7 +13,8 @@ import {
 } from '@xyflow/react';
 import type { TreeNode } from '../../../shared/session-entries';
 import type { TreeFilter } from '../graph/entry-kinds';
-import type { GraphEdge, GraphItem, GraphNode, GraphNodeData } from '../graph/session-to-graph';
+import type { GraphItem } from '../graph/graph-items';
+import type { GraphEdge, GraphNode, GraphNodeData } from '../graph/session-to-graph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/tree-layout';
 import { edgeTypes, nodeTypes } from './node-types';
 import { ActiveMarks, ActiveMarksContext, MARK_LEAF, MARK_PATH } from './active-marks';
