@@ -68,6 +68,13 @@ module.exports = {
       '^web/src/(app|chat|sessions|graph|tree|ui)/',
       'The socket, the REST calls and the reducer know nothing of components.',
     ),
+    notFrom(
+      'workbench-composes-panes',
+      '^web/src/app/Workbench\\.tsx$',
+      '^(web/src/(socket|api)/|shared/click-rule\\.ts$)',
+      'The workbench composes panes; the socket, the REST calls, the commands and the click rule ' +
+        'reach it through hooks (use-socket-connection.ts, use-open-session.ts, use-*-commands.ts).',
+    ),
     notFrom('server-not-from-web', '^server/', '^web/', 'The server does not run page code.'),
     notFrom(
       'errors-at-the-bottom',

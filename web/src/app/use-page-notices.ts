@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
+import type { Notice as SessionNotice } from '../state/session-reducer';
 import type { ReportOptions } from '../ui/report-options';
 import type { Notice } from './NoticeList';
 
@@ -69,4 +70,21 @@ export function usePageNotices() {
   );
 
   return { notices, report, clear };
+}
+
+/** The page's own notices, then the open session's (`dismiss` closes one of those). */
+export function withSessionNotices(
+  page: Notice[],
+  session: readonly SessionNotice[],
+  dismiss: (id: number) => void,
+): Notice[] {
+  return [
+    ...page,
+    ...session.map((n) => ({
+      id: `n${n.id}`,
+      kind: n.kind,
+      text: n.text,
+      close: () => dismiss(n.id),
+    })),
+  ];
 }

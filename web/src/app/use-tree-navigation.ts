@@ -1,0 +1,117 @@
+import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { clickOutcome, editorContentOf, isEditableMessage } from '../../../shared/click-rule';
+import type { TreeNode } from '../../../shared/session-entries';
+import type { ArborSocket } from '../socket/arbor-socket';
+import { activePathIds } from '../state/active-path';
+import type { SessionView } from '../state/session-reducer';
+import type { SummaryChoice } from '../tree/TreeToolbar';
+import type { EditorContent } from './use-editor-commands';
+
+/** The prompt last handed back to the editor by a click, and where the leaf was left. */
+export interface ForkCandidate {
+  entryId: string;
+  leafId: string | null;
+}
+
+/**
+ * A click on an entry, under the click rule (shared/click-rule.ts): the leaf moves, a prompt's
+ * text comes back into the editor at once (undone if the server refuses the move), and a summary
+ * of the branch left behind is asked for when the user chose one. `prefetch` fetches a prompt's
+ * body while the pointer rests on it, so the click fills the editor at once.
+ */
+export function useTreeNavigation({
+  socket,
+  view,
+  editor,
+  editorFilled,
+  loadBodies,
+  fail,
+}: {
+  socket: ArborSocket;
+  view: SessionView | null;
+  editor: EditorContent;
+  /** The editor was filled by a click (on a narrow screen it comes into sight). */
+  editorFilled(): void;
+  loadBodies(ids: readonly string[]): void;
+  fail(error: unknown): void;
+}): {
+  navigate(entry: TreeNode, summary: SummaryChoice): void;
+  prefetch(entry: TreeNode): void;
+  /** "Fork" forks at it while the leaf stays where that click left it. */
+  forkCandidate: RefObject<ForkCandidate | null>;
+} {
+  const { setText: setEditorText, setImages } = editor;
+  // Read through a ref so the graph's callbacks stay stable while messages stream.
+  const viewRef = useRef(view);
+  // The editor's content as of the last render, for a click that fills it and may have to undo.
+  const editorRef = useRef({ text: editor.text, images: editor.images });
+  useEffect(() => {
+    viewRef.current = view;
+    editorRef.current = { text: editor.text, images: editor.images };
+  });
+  const forkCandidate = useRef<ForkCandidate | null>(null);
+
+  const navigate = useCallback(
+    (entry: TreeNode, summary: SummaryChoice) => {
+      const view = viewRef.current;
+      if (!view) return;
+      const outcome = clickOutcome(entry);
+      // A summary only makes sense when the old leaf is left behind on another branch.
+      const leavesBranch =
+        view.leafId !== null &&
+        (outcome.newLeafId === null ||
+          !activePathIds({ byId: view.byId, leafId: outcome.newLeafId }).includes(view.leafId));
+      const summarize = summary.mode !== 'none' && leavesBranch;
+      // The prompt's text goes into the editor at once when its body is at hand (the server's
+      // answer confirms it); if the move is refused, the editor gets back what it held.
+      const filled = outcome.fillsEditor ? editorContentOf(view.bodies.get(entry.id)) : null;
+      const before = editorRef.current;
+      if (outcome.fillsEditor) editorFilled();
+      if (filled) {
+        setEditorText(filled.text);
+        setImages(filled.images);
+      }
+      const undo = (): void => {
+        if (!filled) return;
+        setEditorText((current) => (current === filled.text ? before.text : current));
+        setImages((current) => (current === filled.images ? before.images : current));
+      };
+      socket
+        .request<'navigate_tree'>({
+          type: 'navigate_tree',
+          sessionId: view.sessionId,
+          targetId: outcome.targetId,
+          ...(summarize ? { summarize: true } : {}),
+          ...(summarize && summary.mode === 'custom' && summary.instructions.trim()
+            ? { customInstructions: summary.instructions.trim() }
+            : {}),
+        })
+        .then((result) => {
+          if (!outcome.fillsEditor) return;
+          if (result.cancelled) {
+            undo();
+            return;
+          }
+          const text = result.editorText ?? '';
+          if (!filled || filled.text !== text) setEditorText(text);
+          forkCandidate.current = { entryId: entry.id, leafId: outcome.newLeafId };
+        })
+        .catch((error: unknown) => {
+          undo();
+          fail(error);
+        });
+    },
+    [socket, fail, editorFilled, setEditorText, setImages],
+  );
+
+  // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
+  const prefetch = useCallback(
+    (entry: TreeNode) => {
+      const view = viewRef.current;
+      if (view && isEditableMessage(entry) && !view.bodies.has(entry.id)) loadBodies([entry.id]);
+    },
+    [loadBodies],
+  );
+
+  return { navigate, prefetch, forkCandidate };
+}
