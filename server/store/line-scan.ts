@@ -12,10 +12,8 @@ import { LINE_SCAN_WASM } from './line-scan-wasm.js';
  * stop reason, escapes in a tool's name, images) come back as PARSE, for JSON.parse.
  */
 
-/** What the scan says of a line. */
-export const PARSE = 0;
+/** What the scan says of a line: NODE (its skeleton is in the row), else PARSE or BLANK (0, 2). */
 export const NODE = 1;
-export const BLANK = 2;
 
 // The fields of a line's row (as wasm/line-scan/line-scan.ts writes them).
 const F_START = 0;
