@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { scanMessageLine } from './fast-scan.js';
 import { nodeOfEntry } from './tree-node.js';
 import { SessionStore } from './session-store.js';
-import { PreviewBuilder } from './preview-builder.js';
 import { makePreview } from './tree-node.js';
 import { randomSession } from '../test-support/random-session.js';
 import { copyFixture, useTempDirs } from './test-support/temp-dir.js';
@@ -170,6 +169,8 @@ describe('indexing message lines without JSON.parse', () => {
   });
 
   it('builds previews from JSON string bytes exactly as makePreview does', () => {
+    const head =
+      '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"t","message":{"role":"user","content":';
     for (const text of [
       '  a  b  ',
       'x'.repeat(100),
@@ -177,10 +178,45 @@ describe('indexing message lines without JSON.parse', () => {
       `${'y '.repeat(60)}`,
       '\u3000lead',
     ]) {
-      const builder = new PreviewBuilder();
-      const json = Buffer.from(JSON.stringify(text));
-      builder.pushJsonString(json, 1, json.length);
-      expect(builder.toString()).toBe(makePreview(text));
+      const line = Buffer.from(`${head}${JSON.stringify(text)},"timestamp":1}}`);
+      expect(scanMessageLine(line, 0, line.length)?.preview).toBe(makePreview(text));
     }
+  });
+});
+
+describe('hostile lines in the WebAssembly scan', () => {
+  it('never fails on cut or altered message lines, and agrees with the parse on those it reads', () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    randomSession(store, 5, 40);
+    store.close();
+    const lines = fs.readFileSync(store.file!).toString('utf8').trim().split('\n').slice(1);
+    let agreed = 0;
+    for (const text of lines) {
+      const line = Buffer.from(text);
+      for (let cut = 1; cut < line.length; cut += 7) {
+        for (const variant of [
+          line,
+          line.subarray(0, cut),
+          Buffer.concat([
+            line.subarray(0, cut),
+            Buffer.from('"\\\u00ff\u{1f600}'),
+            line.subarray(cut),
+          ]),
+        ]) {
+          const node = scanMessageLine(variant, 0, variant.length);
+          let entry: SessionEntry | undefined;
+          try {
+            entry = JSON.parse(variant.toString('utf8')) as SessionEntry;
+          } catch {
+            entry = undefined;
+          }
+          if (node && entry) {
+            expect(node).toEqual(nodeOfEntry(entry));
+            agreed++;
+          }
+        }
+      }
+    }
+    expect(agreed).toBeGreaterThan(0);
   });
 });

@@ -3,7 +3,7 @@ import type { SessionEntry, SessionHeader } from '../../shared/session-entries.j
 import { parseLine, type ParsedLine } from './session-lines.js';
 import { LEAF_MARKER_TYPE, NO_ANCESTRY, SessionIndex, type EntryRecord } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
-import { scanMessageLine } from './fast-scan.js';
+import { LineScanner, NODE } from './line-scan.js';
 
 /*
  * Reading a session file into a skeleton. The file is read once, in chunks of a megabyte, and cut
@@ -177,9 +177,43 @@ class LineIndexer {
   constructor(private readonly file: string) {}
 
   /**
-   * Indexes one line; `complete` when its newline was read, `last` when nothing follows (not even
-   * a newline). Returns 'migrate' when the header needs the migration, 'torn' for a torn last
-   * line; either ends the reading.
+   * Indexes the line of `scanner`'s row `row` (a complete line, not the last). Message lines the
+   * scan recognised are indexed from its result, without JSON.parse; their bodies are parsed
+   * (and checked by the schema) when they are read. Anything else goes to `line`.
+   */
+  scanned(scanner: LineScanner, row: number, base: number): 'migrate' | 'torn' | undefined {
+    const start = scanner.start(row);
+    const end = scanner.end(row);
+    if (scanner.kind(row) !== NODE || this.header === undefined) {
+      return this.line(scanner.input, start, end, base, true);
+    }
+    const index = this.index;
+    const node = scanner.node(row, index.lastId);
+    this.validLength = base + end + 1;
+    index.add({
+      id: node.id,
+      parentId: node.parentId,
+      type: 'message',
+      role: node.role,
+      node,
+      line: ++this.lineNo,
+      offset: base + start,
+      length: end - start,
+      usable: true,
+      marker: false,
+      depth: NO_ANCESTRY.depth,
+      slot: -1,
+      parentSlot: -1,
+      thinking: undefined,
+      model: undefined,
+      compaction: undefined,
+    });
+    return undefined;
+  }
+
+  /**
+   * Indexes one line by parsing it; `complete` when its newline was read. Returns 'migrate' when
+   * the header needs the migration, 'torn' for a torn last line; either ends the reading.
    */
   line(
     bytes: Buffer,
@@ -187,7 +221,6 @@ class LineIndexer {
     end: number,
     base: number,
     complete: boolean,
-    last: boolean,
   ): 'migrate' | 'torn' | undefined {
     const { report, index } = this;
     const lineNo = ++this.lineNo;
@@ -195,33 +228,6 @@ class LineIndexer {
     if (isBlank(bytes, start, end)) {
       if (complete) this.validLength = base + end + 1;
       return undefined;
-    }
-    // Message lines (not the last, whose completeness matters) are indexed without JSON.parse;
-    // their bodies are parsed (and checked by the schema) when they are read.
-    if (this.header !== undefined && complete && !last) {
-      const node = scanMessageLine(bytes, start, end, index.lastId);
-      if (node) {
-        this.validLength = base + end + 1;
-        index.add({
-          id: node.id,
-          parentId: node.parentId,
-          type: 'message',
-          role: node.role,
-          node,
-          line: lineNo,
-          offset,
-          length: end - start,
-          usable: true,
-          marker: false,
-          depth: NO_ANCESTRY.depth,
-          slot: -1,
-          parentSlot: -1,
-          thinking: undefined,
-          model: undefined,
-          compaction: undefined,
-        });
-        return undefined;
-      }
     }
     const parsed = parseLine(bytes.toString('utf8', start, end));
     if (!complete) {
@@ -292,6 +298,9 @@ class LineIndexer {
   }
 }
 
+/** Reads up to `length` bytes at file offset `position` into `into[at…]`; 0 at the end. */
+type Read = (into: Buffer, at: number, length: number, position: number) => number;
+
 /**
  * Reads and indexes a v3 file from `fd` (read from its start, in chunks, until its end), or
  * returns the header alone when it needs migration (the caller migrates and loads again). Refuses,
@@ -303,26 +312,60 @@ export function loadSessionFd(
   file: string,
   chunkBytes = CHUNK_BYTES,
 ): LoadedFile | { migrate: SessionHeader } {
+  return loadLines(
+    (into, at, length, position) => fs.readSync(fd, into, at, length, position),
+    file,
+    chunkBytes,
+  );
+}
+
+/** As `loadSessionFd`, over bytes already in hand (a migrated file). */
+export function loadSessionBytes(
+  bytes: Buffer,
+  file: string,
+): LoadedFile | { migrate: SessionHeader } {
+  return loadLines(
+    (into, at, length, position) =>
+      bytes.copy(into, at, position, Math.min(bytes.length, position + length)),
+    file,
+    CHUNK_BYTES,
+  );
+}
+
+function loadLines(
+  read: Read,
+  file: string,
+  chunkBytes: number,
+): LoadedFile | { migrate: SessionHeader } {
   const indexer = new LineIndexer(file);
-  let buffer = Buffer.allocUnsafe(chunkBytes);
-  /** `buffer[0, filled)` holds the file's bytes from offset `base` on. */
+  // The bytes are read into the scan's memory (no copy between the read and the scan).
+  const scanner = new LineScanner(chunkBytes);
+  /** `scanner.input[0, filled)` holds the file's bytes from offset `base` on. */
   let base = 0;
   let filled = 0;
-  /** No newline in `buffer[0, searched)` but the one that may end the file: a long line is searched once. */
+  /** No newline in `input[0, searched)` but the one that may end the file: a long line is searched once. */
   let searched = 0;
   let stop: 'migrate' | 'torn' | undefined;
   for (;;) {
-    if (filled === buffer.length) {
+    if (filled === scanner.input.length) {
       // One line fills the buffer: make room for the rest of it.
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(larger, 0, 0, filled);
-      buffer = larger;
+      scanner.ensureInput(scanner.input.length * 2);
     }
-    const read = fs.readSync(fd, buffer, filled, buffer.length - filled, base + filled);
-    const eof = read === 0;
-    filled += read;
-    const bytes = buffer.subarray(0, filled);
+    const count = read(scanner.input, filled, scanner.input.length - filled, base + filled);
+    const eof = count === 0;
+    filled += count;
     let start = 0;
+    // Every complete line but one whose newline is the last byte read: through the scan.
+    while (stop === undefined) {
+      const rows = scanner.scan(start, filled);
+      for (let row = 0; row < rows && stop === undefined; row++) {
+        stop = indexer.scanned(scanner, row, base);
+      }
+      if (rows === 0) break;
+      start = scanner.next;
+      if (rows < scanner.batchSize) break;
+    }
+    const bytes = scanner.input.subarray(0, filled);
     while (stop === undefined) {
       const newline = bytes.indexOf(NEWLINE, Math.max(start, searched));
       if (newline === -1) {
@@ -334,36 +377,18 @@ export function loadSessionFd(
         searched = newline;
         break;
       }
-      stop = indexer.line(bytes, start, newline, base, true, eof && newline + 1 === filled);
+      stop = indexer.line(bytes, start, newline, base, true);
       start = newline + 1;
     }
     if (stop !== undefined) break;
     if (eof) {
-      if (start < filled) stop = indexer.line(bytes, start, filled, base, false, true);
+      if (start < filled) stop = indexer.line(bytes, start, filled, base, false);
       break;
     }
-    buffer.copy(buffer, 0, start, filled);
+    bytes.copy(bytes, 0, start, filled);
     base += start;
     filled -= start;
-    searched -= start;
-  }
-  return indexer.finish(stop);
-}
-
-/** As `loadSessionFd`, over bytes already in hand (a migrated file). */
-export function loadSessionBytes(
-  bytes: Buffer,
-  file: string,
-): LoadedFile | { migrate: SessionHeader } {
-  const indexer = new LineIndexer(file);
-  let stop: 'migrate' | 'torn' | undefined;
-  let start = 0;
-  while (stop === undefined && start < bytes.length) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    const complete = newline !== -1;
-    const end = complete ? newline : bytes.length;
-    stop = indexer.line(bytes, start, end, 0, complete, end + 1 >= bytes.length);
-    start = end + 1;
+    searched = Math.max(0, searched - start);
   }
   return indexer.finish(stop);
 }
