@@ -76,7 +76,10 @@ export function loadPromptTemplates(
       const file = path.join(root.dir, entry.name);
       const kind = entryKind(root.dir, entry, root.confine);
       if (kind === 'outside') {
-        warnings.push({ path: file, message: `${entry.name} leads outside ${root.confine}; not read` });
+        warnings.push({
+          path: file,
+          message: `${entry.name} leads outside ${root.confine}; not read`,
+        });
         continue;
       }
       if (kind !== 'file' || !entry.name.endsWith('.md')) continue;

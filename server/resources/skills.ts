@@ -65,7 +65,10 @@ function collectEntries(root: SkillRoot, warnings: ResourceWarning[]): string[] 
       const full = path.join(dir, entry.name);
       const kind = entryKind(dir, entry, root.confine);
       if (kind === 'outside') {
-        warnings.push({ path: full, message: `${entry.name} leads outside ${root.confine}; not read` });
+        warnings.push({
+          path: full,
+          message: `${entry.name} leads outside ${root.confine}; not read`,
+        });
         continue;
       }
       const topLevel = dir === root.dir;

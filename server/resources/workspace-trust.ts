@@ -42,7 +42,11 @@ export function setTrust(dataDir: string, dir: string, decision: boolean): strin
   updateJsonFile(path.join(dataDir, TRUST_FILE), (current) => {
     const data = (current && typeof current === 'object' ? current : {}) as TrustData;
     const next: TrustData = { ...data, [real]: decision };
-    return Object.fromEntries(Object.keys(next).sort().map((key) => [key, next[key] ?? null]));
+    return Object.fromEntries(
+      Object.keys(next)
+        .sort()
+        .map((key) => [key, next[key] ?? null]),
+    );
   });
   return real;
 }
