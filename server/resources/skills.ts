@@ -61,6 +61,7 @@ function collectEntries(root: SkillRoot, warnings: ResourceWarning[]): string[] 
         });
     }
     for (const entry of entries) {
+      if (entry === skillFile) continue; // a SKILL.md that is no file here is no skill either
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = path.join(dir, entry.name);
       const kind = entryKind(dir, entry, root.confine);
