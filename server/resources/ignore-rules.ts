@@ -35,11 +35,18 @@ export function newIgnore(): Ignore {
   return ignore();
 }
 
-/** Adds the ignore files of `dir` to `ig`, relative to `root`. */
-export function addIgnoreRules(ig: Ignore, dir: string, root: string, confine: string): void {
+/** Adds the ignore files among `names` (the entries of `dir`) to `ig`, relative to `root`. */
+export function addIgnoreRules(
+  ig: Ignore,
+  dir: string,
+  names: readonly string[],
+  root: string,
+  confine: string,
+): void {
   const relativeDir = path.relative(root, dir);
   const prefix = relativeDir ? `${toPosix(relativeDir)}/` : '';
   for (const name of IGNORE_FILE_NAMES) {
+    if (!names.includes(name)) continue;
     const read = readConfined(path.join(dir, name), confine);
     if (!read.ok) continue;
     const patterns = read.text

@@ -73,7 +73,8 @@ export function loadPromptTemplates(
   for (const root of roots) {
     const entries = listDir(root.dir);
     const ig = newIgnore();
-    if (entries.length > 0) addIgnoreRules(ig, root.dir, root.dir, root.confine);
+    const names = entries.map((entry) => entry.name);
+    addIgnoreRules(ig, root.dir, names, root.dir, root.confine);
     for (const entry of entries) {
       if (byName.size >= MAX_TEMPLATES) break;
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;

@@ -50,7 +50,13 @@ function collectEntries(root: SkillRoot, warnings: ResourceWarning[]): string[] 
     if (depth > MAX_DEPTH || files.length >= MAX_FILES) return;
     const entries = listDir(dir);
     if (entries.length === 0) return;
-    addIgnoreRules(ig, dir, root.dir, root.confine);
+    addIgnoreRules(
+      ig,
+      dir,
+      entries.map((entry) => entry.name),
+      root.dir,
+      root.confine,
+    );
     const skillFile = entries.find((entry) => entry.name === 'SKILL.md');
     if (skillFile) {
       const kind = entryKind(dir, skillFile, root.confine);
