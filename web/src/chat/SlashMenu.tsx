@@ -32,9 +32,17 @@ export function SlashMenu({
               onClick={() => menu.choose(index)}
             >
               <span className="slash-command">/{item.command}</span>
-              {item.argumentHint ? <span className="slash-hint">{item.argumentHint}</span> : null}
+              {item.argumentHint ? (
+                <>
+                  {' '}
+                  <span className="slash-hint">{item.argumentHint}</span>
+                </>
+              ) : null}
               {item.description ? (
-                <span className="slash-description">{item.description}</span>
+                <>
+                  {' '}
+                  <span className="slash-description">{item.description}</span>
+                </>
               ) : null}
             </li>
           ))}
