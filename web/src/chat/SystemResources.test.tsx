@@ -97,4 +97,25 @@ describe('the system-prompt node', () => {
     );
     expect(systemNode({ preamble: 'You help.' }, NONE)).not.toContain('Workspace resources now');
   });
+
+  it("draws a hostile context file's text and a skill's description as text", () => {
+    const hostile = [
+      '<project_context>',
+      'Project-specific instructions and guidelines:',
+      '',
+      '<project_instructions path="/w/AGENTS.md">',
+      '<img src=x onerror=alert(1)><script>alert(2)</script>',
+      '</project_instructions>',
+      '</project_context>',
+    ].join('\n');
+    const skill = SKILLS.replace(
+      'Careful review &amp; notes',
+      '&lt;img src=x onerror=alert(3)&gt;',
+    );
+    const html = systemNode({ project_context: hostile, skills: skill });
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;');
+    expect(html).toContain('&lt;img src=x onerror=alert(3)&gt;');
+  });
 });
