@@ -1,4 +1,5 @@
 import './slash-menu.css';
+import { useEffect } from 'react';
 import type { SlashMenuState } from './use-slash-menu';
 
 /**
@@ -15,6 +16,11 @@ export function SlashMenu({
   offReason: string | null;
 }) {
   const count = menu.options.length;
+  // The highlighted option stays in sight as the arrows move it through a long list.
+  const activeId = menu.open ? menu.optionId(menu.activeIndex) : null;
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
+  }, [activeId]);
   return (
     <div className="slash-menu">
       {menu.typing && offReason !== null ? <p className="slash-off">{offReason}</p> : null}
