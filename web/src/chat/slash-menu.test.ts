@@ -98,6 +98,14 @@ describe('filterSlashItems', () => {
     expect(commands(filterSlashItems(items, 'pdf'))).toEqual(['skill:pdf']);
   });
 
+  it('ranks a skill by its bare name: /pdf puts skill:pdf before the template pdf-tools', () => {
+    const both: SlashItem[] = [
+      { command: 'pdf-tools', kind: 'template', description: '' },
+      { command: 'skill:pdf', kind: 'skill', description: '' },
+    ];
+    expect(commands(filterSlashItems(both, 'pdf'))).toEqual(['skill:pdf', 'pdf-tools']);
+  });
+
   it('finds skills by their full name after the bare-name matches', () => {
     expect(commands(filterSlashItems(items, 'skill:'))).toEqual(['skill:code-review', 'skill:pdf']);
     expect(commands(filterSlashItems(items, 'sk'))).toEqual(['skill:code-review', 'skill:pdf']);
