@@ -60,6 +60,7 @@ export function accessFor(command: CommandType): Access {
     case 'subscribe':
     case 'unsubscribe':
     case 'get_state':
+    case 'get_resources':
     case 'get_tree':
     case 'get_entries':
     case 'get_path':

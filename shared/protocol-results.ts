@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentMessageSchema, ImageContentSchema } from './messages.js';
 import { AgentStateSchema } from './protocol-events.js';
 import { WireTreeSchema } from './tree-wire.js';
+import { WorkspaceResourcesSchema } from './resources.js';
 
 /*
  * What each command answers with (`response.data` when ok), as schemas: a client parses the data
@@ -27,6 +28,8 @@ export const CommandResultSchemas = {
   clear_queue: z.object({ steering: z.array(z.string()), followUp: z.array(z.string()) }),
   dequeue: z.object({ text: z.string(), images: z.array(ImageContentSchema) }),
   get_state: AgentStateSchema,
+  /** Read afresh for the answer, as the next request will read them. */
+  get_resources: WorkspaceResourcesSchema,
   /** `tree` is encoded as in the snapshot; `decodeTree` gives the `TreeNode[]`. */
   get_tree: z.object({ tree: WireTreeSchema, leafId: z.string().nullable() }),
   /**

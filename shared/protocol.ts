@@ -167,6 +167,8 @@ export const DequeueSchema = sessionCommand('dequeue', {
   text: z.string(),
 });
 export const GetStateSchema = sessionCommand('get_state', {});
+/** The session's workspace resources: context files, skills, prompt templates (shared/resources.ts). */
+export const GetResourcesSchema = sessionCommand('get_resources', {});
 export const GetTreeSchema = sessionCommand('get_tree', {});
 export const GetEntriesSchema = sessionCommand('get_entries', {
   ids: z.array(EntryIdSchema).min(1).max(500),
@@ -225,6 +227,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   ClearQueueSchema,
   DequeueSchema,
   GetStateSchema,
+  GetResourcesSchema,
   GetTreeSchema,
   GetEntriesSchema,
   GetPathSchema,

@@ -96,7 +96,7 @@ function config(streamFn: StreamFn, overrides: Partial<AgentLoopConfig> = {}): A
     getModel: () => model,
     getApiKey: () => 'key',
     getThinkingLevel: () => 'off',
-    systemSections: { preamble: 'system' },
+    systemSections: () => ({ preamble: 'system' }),
     tools: new Map([['echo', echoTool]]),
     streamFn,
     getSteeringMessages: () => [],

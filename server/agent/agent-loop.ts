@@ -32,11 +32,12 @@ export interface AgentLoopConfig {
   getApiKey(model: ModelInfo): string | undefined;
   getThinkingLevel(): string;
   /**
-   * The prompt the session should be sending. When the context's system messages replay to
-   * another prompt or other tools, a system message patching them is recorded before the run's
-   * first message (as pi 1.6 does), so the request is always the recorded replay.
+   * The prompt the session should be sending, asked before every model request. When the
+   * context's system messages replay to another prompt or other tools, a system message patching
+   * them is recorded before the run's first message and before any later request (as pi 1.6
+   * does before each turn), so the request is always the recorded replay.
    */
-  systemSections: SystemPromptSections;
+  systemSections: () => SystemPromptSections;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;
   /** Run in order on the context before every model call, tool loops included. */
@@ -85,19 +86,23 @@ export async function runAgentLoop(
     all.push(message);
   };
 
+  const promptUpdate = () =>
+    systemPromptUpdate(
+      context,
+      config.systemSections(),
+      [...config.tools.values()].map((tool) => tool.spec),
+      Date.now(),
+    );
+
   emit({ type: 'agent_start' });
   emit({ type: 'turn_start' });
-  const update = systemPromptUpdate(
-    context,
-    config.systemSections,
-    [...config.tools.values()].map((tool) => tool.spec),
-    Date.now(),
-  );
+  const update = promptUpdate();
   for (const prompt of update ? [update, ...prompts] : prompts) {
     emit({ type: 'message_start', message: prompt });
     emit({ type: 'message_end', message: prompt });
     record(prompt);
   }
+  let promptChecked = true;
   let pending = config.getSteeringMessages();
   let firstTurn = true;
 
@@ -112,6 +117,14 @@ export async function runAgentLoop(
         record(message);
       }
 
+      // A context file changed since the last request (by a tool, or by hand): patch it in.
+      const changed = promptChecked ? undefined : promptUpdate();
+      promptChecked = false;
+      if (changed) {
+        emit({ type: 'message_start', message: changed });
+        emit({ type: 'message_end', message: changed });
+        record(changed);
+      }
       const model = config.getModel();
       const outcome = await streamAssistant(context, model, config, emit, signal);
       const message = outcome.message;

@@ -7,6 +7,7 @@ import type { StreamFn } from '../models/model-stream.js';
 import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
 import type { RetrySettings } from './retry-policy.js';
 import type { SystemPromptSections } from './system-prompt.js';
+import type { AgentResources } from './agent-resources.js';
 
 /* What an AgentSession is made from and what it answers: its dependencies, state and navigation. */
 
@@ -37,8 +38,13 @@ export interface AgentSessionDeps {
   thinkingLevel: string;
   tools: ReadonlyMap<string, AnyAgentTool>;
   streamFn: StreamFn;
-  /** Arbor's prompt, recorded in the session as pi 1.6 records its own (system-prompt.ts). */
-  systemSections: SystemPromptSections;
+  /**
+   * Arbor's prompt, recorded in the session as pi 1.6 records its own (system-prompt.ts); asked
+   * before every model request, so a changed context file is patched in at the next one.
+   */
+  systemSections: () => SystemPromptSections;
+  /** The workspace's context files, skills and templates (agent-resources.ts). */
+  resources: AgentResources;
   retry: RetrySettings;
   contextSteps: readonly ContextStep[];
   compactor?: Compactor;

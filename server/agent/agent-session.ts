@@ -11,6 +11,7 @@ import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { ContextChange } from '../store/context-edit-rule.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SessionView } from './session-view.js';
+import type { AgentResources } from './agent-resources.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import {
@@ -99,7 +100,7 @@ export class AgentSession {
     // A file that cannot be written (held elsewhere, read-only) fails here, before the run.
     this.store.ensureWritable();
     this.recorder.start(this.model, this.thinkingLevel);
-    await this.execute([userMessage(text, opts.images)]);
+    await this.execute([userMessage(this.deps.resources.expand(text), opts.images)]);
     // A failed append is the error to report; a failed fsync after it adds nothing.
     await this.syncer.flush().catch((error: unknown) => {
       if (this.recorder.failed === undefined) throw error;
@@ -109,12 +110,12 @@ export class AgentSession {
 
   /** Delivered after the current tool batch, before the next model call. */
   steer(text: string, images?: ImageContent[]): void {
-    this.queues.push('steering', text, images);
+    this.queues.push('steering', this.deps.resources.expand(text), images);
   }
 
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
-    this.queues.push('followUp', text, images);
+    this.queues.push('followUp', this.deps.resources.expand(text), images);
   }
 
   clearQueue(): QueueTexts {
@@ -260,6 +261,11 @@ export class AgentSession {
   /** The session's tree to read; the hub's one door into it (writes go through the methods above). */
   get view(): SessionView {
     return this.store;
+  }
+
+  /** The workspace's context files, skills and templates as this session loads them. */
+  get resources(): AgentResources {
+    return this.deps.resources;
   }
 
   /** True while a run, or a compaction or branch summary, is in progress. */

@@ -11,6 +11,7 @@ import { createArborCompaction } from '../compaction/agent-compaction.js';
 import type { Compactor, ContextStep } from '../compaction/context-transforms.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { buildSystemPromptSections, type SystemPromptSections } from './system-prompt.js';
+import { NO_RESOURCES, type AgentResources } from './agent-resources.js';
 
 /*
  * The library entry, like pi's createAgentSession: a workspace, a store (file or in-memory) and a
@@ -38,6 +39,8 @@ export interface CreateAgentSessionOptions {
   streamFn?: StreamFn;
   /** Arbor's own prompt when omitted. */
   systemSections?: SystemPromptSections;
+  /** The workspace's context files, skills and templates; none when omitted. */
+  resources?: AgentResources;
   /**
    * Compaction's hook into the session (see context-transforms.ts). Arbor's compaction when
    * omitted (with its threshold check as the first context step); null for none.
@@ -74,6 +77,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     opts.toolPolicy ?? DEFAULT_TOOL_POLICY,
     opts.exactWorkspace ? { exactWorkspace: true } : {},
   );
+  const resources = opts.resources ?? NO_RESOURCES;
   const isNew = store.getTree().length === 0;
   let modelRecorded = true;
   let thinkingLevelRecorded = true;
@@ -103,8 +107,15 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     thinkingLevel,
     tools,
     streamFn: opts.streamFn ?? openaiStream,
-    systemSections:
-      opts.systemSections ?? buildSystemPromptSections(store.cwd || opts.workspace, tools),
+    systemSections: opts.systemSections
+      ? () => opts.systemSections as SystemPromptSections
+      : () =>
+          buildSystemPromptSections(
+            store.cwd || opts.workspace,
+            tools,
+            resources.sections([...tools.keys()]),
+          ),
+    resources,
     retry: { ...DEFAULT_RETRY_SETTINGS, ...opts.settings?.retry },
     contextSteps: opts.contextSteps ?? arbor?.contextSteps ?? [],
     ...(compactor ? { compactor } : {}),

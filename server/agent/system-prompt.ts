@@ -14,10 +14,14 @@ import type { ToolSpec } from '../models/model-stream.js';
 /** Named sections of Arbor's prompt, in the order they are sent. */
 export type SystemPromptSections = Record<string, string>;
 
-/** Who the agent is, its tools and where it works, as named sections (pi's section names). */
+/**
+ * Who the agent is, its tools and where it works, as named sections (pi's section names), with
+ * the workspace's resource sections (`project_context`, `skills`) before `cwd`, where pi puts them.
+ */
 export function buildSystemPromptSections(
   workspace: string,
   tools: ReadonlyMap<string, AnyAgentTool>,
+  resourceSections: Readonly<Record<string, string>> = {},
 ): SystemPromptSections {
   const toolLines = [...tools.values()]
     .map((tool) => `- ${tool.spec.name}: ${tool.spec.description.split('. ')[0]}`)
@@ -30,6 +34,7 @@ export function buildSystemPromptSections(
 - Read files before editing them; use edit for precise changes and write for new files or full rewrites.
 - Prefer grep, find and ls for exploring over bash.
 - Be concise in your answers; show file paths clearly when working with files.`,
+    ...resourceSections,
     cwd: `Current working directory: ${workspace}`,
   };
 }

@@ -186,6 +186,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
         workspaces: config.workspaces.map((workspace) => workspace.path),
       }),
     sessionDir: (workspace) => locator.sessionDir(workspace),
+    dataDir: config.dataDir,
+    teamMode: authRequired,
     compactionSettings: {
       ...(config.file.compaction !== undefined ? { compaction: config.file.compaction } : {}),
       ...(config.file.branchSummary !== undefined

@@ -8,6 +8,7 @@ import type { SessionFactory } from '../hub/session-factory.js';
 import type { ModelCatalog } from '../models/model-catalog.js';
 import { NotASessionFileError, SessionStore } from '../store/session-store.js';
 import type { ToolPolicy } from '../tools/tool-policy.js';
+import { sessionResources } from './session-resources.js';
 
 /*
  * The composition root of a session: the one place that puts a store, the models, the tools and
@@ -19,6 +20,10 @@ export interface SessionFactoryOptions {
   toolPolicy: () => ToolPolicy;
   /** Where a workspace's new sessions are written. */
   sessionDir: (workspace: Workspace) => string;
+  /** The data folder: its AGENTS.md, `skills/`, `prompts/` and `trust.json` (pi's agent folder). */
+  dataDir: string;
+  /** Team mode (users exist, or the host is reachable from elsewhere): trust decides (085). */
+  teamMode: () => boolean;
   /** The server's compaction settings (`{compaction?, branchSummary?}` of config.json). */
   compactionSettings?: unknown;
   log: FastifyBaseLogger;
@@ -37,6 +42,12 @@ export function createSessionFactory(opts: SessionFactoryOptions): SessionFactor
         toolPolicy: opts.toolPolicy(),
         compactor: compaction.compactor,
         contextSteps: compaction.contextSteps,
+        resources: sessionResources({
+          workspace: workspace.path,
+          dataDir: opts.dataDir,
+          enabled: workspace.resources !== false,
+          teamMode: opts.teamMode,
+        }),
       });
     } catch (error) {
       store.close();

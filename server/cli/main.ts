@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   context: async () => (await import('./context-command.js')).runContext,
   tree: async () => (await import('./tree-command.js')).runTree,
   user: async () => (await import('./user-command.js')).runUser,
+  workspace: async () => (await import('./workspace-command.js')).runWorkspace,
 };
 
 const usage = `Usage: arbor <command> [options]
@@ -20,6 +21,7 @@ const usage = `Usage: arbor <command> [options]
   context FILE [--leaf ID]                                        print the session context as JSON
   tree FILE                                                       print the session tree
   user add NAME --role admin|member|viewer | user list | user remove NAME
+  workspace trust|untrust|status DIR [--data DIR]                 whether its own resources load
 `;
 
 export async function runCli(argv: string[]): Promise<number> {

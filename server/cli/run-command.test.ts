@@ -105,6 +105,34 @@ describe('arbor run', () => {
     }
   });
 
+  it("uses the workspace's context files and templates, as the server does", async () => {
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(root, 'res-ws-')));
+    const data = path.join(root, 'res-data');
+    fs.writeFileSync(path.join(workspace, 'AGENTS.md'), 'Answer like a pirate.\n');
+    fs.mkdirSync(path.join(workspace, '.pi/prompts'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.pi/prompts/greet.md'), 'Say hello to $1 and ${@:2}\n');
+    const result = await arbor([
+      'run',
+      '--data',
+      data,
+      '--workspace',
+      workspace,
+      '/greet Ann Bo Cy',
+    ]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: Record<string, unknown> });
+    const ends = lines.filter((l) => l.type === 'message_end').map((l) => l.message!);
+    const system = ends.find((m) => m.role === 'system') as { sections: Record<string, string> };
+    expect(system.sections.project_context).toContain(
+      `<project_instructions path="${path.join(workspace, 'AGENTS.md')}">\nAnswer like a pirate.\n`,
+    );
+    const user = ends.find((m) => m.role === 'user') as { content: { text: string }[] };
+    expect(user.content[0]?.text).toBe('Say hello to Ann and Bo Cy\n');
+  });
+
   it('explains bad usage', async () => {
     const noPrompt = await arbor(['run', '--workspace', root]);
     expect(noPrompt.code).toBe(2);

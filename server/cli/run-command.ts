@@ -8,6 +8,8 @@ import { SessionStore } from '../store/session-store.js';
 import { sessionFolderFor } from '../store/session-paths.js';
 import { findOnPath } from '../tools/bash-tool.js';
 import { loadConfig } from '../config/load-config.js';
+import { sessionResources } from '../app/session-resources.js';
+import { UserStore } from '../auth/user-store.js';
 
 /*
  * `arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
@@ -79,6 +81,7 @@ export async function runRun(args: string[]): Promise<number> {
   }
   for (const warning of config.warnings) process.stderr.write(`arbor run: ${warning}\n`);
   const { dataDir, sessionDir } = config;
+  const realWorkspace = config.workspaces[0]?.path ?? workspace;
 
   // The catalog and the asked-for model are checked before a new session file is made, so a
   // mistake there leaves no empty session behind.
@@ -110,6 +113,13 @@ export async function runRun(args: string[]): Promise<number> {
       store,
       catalog,
       modelId: model.id,
+      // The same context files, skills and templates as the server's sessions in this workspace.
+      resources: sessionResources({
+        workspace: realWorkspace,
+        dataDir,
+        enabled: config.workspaces[0]?.resources !== false,
+        teamMode: () => new UserStore(dataDir).hasUsers(),
+      }),
       toolPolicy: findOnPath('bwrap')
         ? {
             bash: 'sandboxed',

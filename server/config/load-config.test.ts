@@ -99,6 +99,50 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the resources switch', () => {
+  it("turns one workspace's resources off by its entry, or all by the top-level key", () => {
+    const data = path.join(dir, 'data');
+    for (const name of ['a', 'b']) fs.mkdirSync(path.join(dir, name));
+    fs.mkdirSync(data);
+    const write = (file: object) =>
+      fs.writeFileSync(path.join(data, 'config.json'), JSON.stringify(file));
+    const switches = () =>
+      loadConfig({ env: { ARBOR_DATA_DIR: data }, cwd: dir }).workspaces.map((w) => [
+        path.basename(w.path),
+        w.resources !== false,
+      ]);
+    write({ workspaces: ['a', { path: 'b', resources: false }] });
+    expect(switches()).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
+    write({ workspaces: ['a', { path: 'b', resources: true }], resources: false });
+    expect(switches()).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    // The entry's switch holds when the flags name the same folder.
+    write({ workspaces: [{ path: 'b', resources: false }] });
+    const flagged = loadConfig({
+      env: { ARBOR_DATA_DIR: data },
+      cwd: dir,
+      flags: { workspaces: [path.join(dir, 'b')] },
+    });
+    expect(flagged.workspaces[0]?.resources).toBe(false);
+  });
+
+  it('refuses a workspace entry with an unknown key, naming it', () => {
+    const data = path.join(dir, 'data');
+    fs.mkdirSync(data);
+    fs.mkdirSync(path.join(dir, 'a'));
+    fs.writeFileSync(
+      path.join(data, 'config.json'),
+      JSON.stringify({ workspaces: [{ path: 'a', resource: false }] }),
+    );
+    expect(() => loadConfig({ env: { ARBOR_DATA_DIR: data }, cwd: dir })).toThrow(/workspaces\.0/);
+  });
+});
+
 describe('parseServeFlags', () => {
   it('reads repeated --workspace and --flag=value forms', () => {
     expect(

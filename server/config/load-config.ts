@@ -87,7 +87,16 @@ const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 const ConfigFileSchema = z.looseObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
-  workspaces: z.array(z.string().min(1)).optional(),
+  workspaces: z
+    .array(
+      z.union([
+        z.string().min(1),
+        z.strictObject({ path: z.string().min(1), resources: z.boolean().optional() }),
+      ]),
+    )
+    .optional(),
+  /** False: no workspace loads context files, skills or prompt templates (decision 085). */
+  resources: z.boolean().optional(),
   sessionDir: z.string().optional(),
   allowedOrigins: z.array(z.url()).optional(),
   allowUnsandboxedBash: z.boolean().optional(),
@@ -215,7 +224,9 @@ export function loadConfig(opts: {
   let workspaceDirs: string[] = [cwd];
   let workspaceSource = 'the current directory';
   if (file.workspaces && file.workspaces.length > 0) {
-    workspaceDirs = file.workspaces.map((dir) => expandHome(dir, home));
+    workspaceDirs = file.workspaces.map((entry) =>
+      expandHome(typeof entry === 'string' ? entry : entry.path, home),
+    );
     workspaceSource = configFile;
   }
   const envWorkspaces = nonEmpty(env.ARBOR_WORKSPACES);
@@ -237,6 +248,7 @@ export function loadConfig(opts: {
     throw new ConfigError((error as Error).message);
   }
   if (workspaces.length === 0) throw new ConfigError('At least one workspace is needed.');
+  applyResourceSettings(workspaces, file, cwd, home);
   const dataSource =
     flags.dataDir !== undefined
       ? '--data'
@@ -290,6 +302,34 @@ export function loadConfig(opts: {
     maxConnections: file.maxConnections ?? 1000,
     file: raw,
   };
+}
+
+/**
+ * Each workspace's `resources` switch: its own entry's `{path, resources}` in the config file,
+ * else the file's top-level `resources`, else on. Matched by real path, so it holds whichever
+ * way (flag, env, file) the workspace was named.
+ */
+function applyResourceSettings(
+  workspaces: Workspace[],
+  file: z.infer<typeof ConfigFileSchema>,
+  cwd: string,
+  home: string,
+): void {
+  const perWorkspace = new Map<string, boolean>();
+  for (const entry of file.workspaces ?? []) {
+    if (typeof entry === 'string' || entry.resources === undefined) continue;
+    let listed: Workspace[];
+    try {
+      listed = resolveWorkspaces([expandHome(entry.path, home)], cwd, 'the config file');
+    } catch {
+      continue; // not a workspace this time (flags named others): nothing to switch
+    }
+    for (const workspace of listed) perWorkspace.set(workspace.path, entry.resources);
+  }
+  for (const workspace of workspaces) {
+    const setting = perWorkspace.get(workspace.path) ?? file.resources;
+    if (setting === false) workspace.resources = false;
+  }
 }
 
 /** An environment variable that must be one of `allowed`; undefined when unset. */

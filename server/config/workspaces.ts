@@ -7,6 +7,8 @@ import type { WorkspaceInfo } from '../../shared/rest-shapes.js';
 export interface Workspace extends WorkspaceInfo {
   /** The directory's real path (symlinks resolved). */
   path: string;
+  /** False: its context files, skills and prompt templates do not load (config `resources`). */
+  resources?: boolean;
 }
 
 /**

@@ -163,6 +163,10 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       const live = await target(ctx, command);
       return live.agent.getState();
     }
+    case 'get_resources': {
+      const live = await target(ctx, command);
+      return live.agent.resources.describe();
+    }
     case 'get_tree': {
       const live = await target(ctx, command);
       return { tree: encodeTree(live.agent.view.getTree()), leafId: live.agent.view.getLeafId() };
