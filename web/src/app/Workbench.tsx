@@ -16,6 +16,7 @@ import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { useSessionList } from '../sessions/use-session-list';
 import { useSessionSearch } from '../sessions/use-session-search';
+import { WorkspaceResourcesContext } from '../chat/resources-context';
 import { ContextMarksProvider } from '../tree/ContextMarksProvider';
 import { SessionTree } from '../tree/SessionTree';
 import type { SummaryChoice } from '../tree/TreeToolbar';
@@ -30,6 +31,7 @@ import { useEditorAfterTap } from './use-editor-after-tap';
 import { useReadingMode } from './use-reading-mode';
 import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices } from './use-page-notices';
+import { useWorkspaceResources } from './use-workspace-resources';
 import { describeError, useSession } from './use-session';
 
 /** The page once the user is known: sessions | chat | tree, all driven by one socket. */
@@ -160,6 +162,14 @@ export function Workbench({
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
   const reading = useReadingMode(socket, session, fail, setPanel);
+  const workspace = useWorkspaceResources({
+    socket,
+    sessionId: currentId,
+    ready,
+    running,
+    report,
+    clear,
+  });
   useRevealReads(view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
@@ -402,13 +412,15 @@ export function Workbench({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
         />
-        <ChatPane
-          view={view}
-          reading={reading}
-          contextActions={contextEdits.actions}
-          onNavigate={navigate}
-          empty={sessionId ? 'Opening the session…' : 'No session open.'}
-        />
+        <WorkspaceResourcesContext value={workspace.resources}>
+          <ChatPane
+            view={view}
+            reading={reading}
+            contextActions={contextEdits.actions}
+            onNavigate={navigate}
+            empty={sessionId ? 'Opening the session…' : 'No session open.'}
+          />
+        </WorkspaceResourcesContext>
         {view?.retry ? (
           <p className="retry-note" role="status">
             Retrying ({view.retry.attempt}/{view.retry.maxAttempts}) after:{' '}
@@ -434,6 +446,8 @@ export function Workbench({
             onAbort={abort}
             onClearQueue={clearQueue}
             onDequeue={dequeue}
+            slashItems={workspace.slashItems}
+            slashOff={workspace.slashOff}
           />
         )}
       </main>
