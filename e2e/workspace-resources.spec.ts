@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { test as base, expect } from './support/fixtures.js';
 import { makeTempDirs, startArbor } from './support/arbor-server.js';
 import { chatMessages, editor, openArbor, waitIdle } from './support/page-helpers.js';
@@ -28,6 +29,10 @@ function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
+function slashMenu(page: Page): Locator {
+  return page.getByRole('listbox', { name: 'Prompt templates and skills' });
+}
+
 const test = base.extend({
   // The workspace holds the resources before the server starts.
   // eslint-disable-next-line no-empty-pattern
@@ -50,14 +55,14 @@ test('the / menu offers templates and skills, filters as you type and works by k
   arbor,
 }) => {
   await openArbor(page, arbor.url);
-  const menu = page.getByRole('listbox', { name: 'Prompt templates and skills' });
+  const menu = slashMenu(page);
   const input = editor(page);
 
   await input.pressSequentially('/');
   await expect(menu).toBeVisible();
   await expect(menu.getByRole('option')).toHaveText([
-    /^\/review <file> Review a file with care$/,
     /^\/explain Explain the code$/,
+    /^\/review <file> Review a file with care$/,
     /^\/skill:code-review Careful code review with a checklist$/,
   ]);
   // The editor keeps focus and names the highlighted option as its active descendant.
@@ -117,10 +122,12 @@ test('a click on an option inserts it and keeps the focus in the editor', async 
   await openArbor(page, arbor.url);
   const input = editor(page);
   await input.pressSequentially('/sk');
-  await page.getByRole('option', { name: /skill:code-review/ }).click();
+  await slashMenu(page)
+    .getByRole('option', { name: /skill:code-review/ })
+    .click();
   await expect(input).toHaveValue('/skill:code-review ');
   await expect(input).toBeFocused();
-  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(slashMenu(page)).toHaveCount(0);
 });
 
 test('the system-prompt node lists the loaded context files and skills, and the skill that did not load', async ({
@@ -143,12 +150,13 @@ test('the system-prompt node lists the loaded context files and skills, and the 
   await system.getByText(/context file/).click();
   const files = system.getByRole('region', { name: 'Context files' });
   await expect(files).toContainText('Context files (1)');
-  const agents = files.getByText(path.join(arbor.workspace, 'AGENTS.md'));
+  const agents = files.getByText(path.join(arbor.workspace, 'AGENTS.md'), { exact: true });
   await expect(agents).toBeVisible();
-  // Folded to its path until opened.
-  await expect(files.getByText('Always run the tests before you commit.')).toBeHidden();
+  // Folded to its path until opened (the raw section, folded too, holds the same text).
+  const text = files.getByText('Always run the tests before you commit.').first();
+  await expect(text).toBeHidden();
   await agents.click();
-  await expect(files.getByText('Always run the tests before you commit.')).toBeVisible();
+  await expect(text).toBeVisible();
 
   const skills = system.getByRole('region', { name: 'Skills' });
   await expect(skills).toContainText('Skills advertised (1)');
@@ -158,3 +166,51 @@ test('the system-prompt node lists the loaded context files and skills, and the 
   await expect(now).toContainText('Skipped or read with a problem (1)');
   await expect(now).toContainText('broken/SKILL.md');
 });
+
+test('a template a run writes is offered at once after the run', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  const input = editor(page);
+  await input.pressSequentially('/sum');
+  await expect(slashMenu(page)).toHaveCount(0);
+  await input.fill(
+    '/tool write {"path":".pi/prompts/summarise.md","content":"---\\ndescription: Summarise the thread\\n---\\nSummarise.\\n"}',
+  );
+  await input.press('Enter');
+  await waitIdle(page);
+  await input.pressSequentially('/sum');
+  await expect(slashMenu(page).getByRole('option')).toHaveText(['/summarise Summarise the thread']);
+});
+
+base(
+  'resources switched off: the / menu and the system-prompt node say why, and nothing loads',
+  async ({ page }, testInfo) => {
+    const dirs = makeTempDirs();
+    writeFiles(dirs.workspace, FILES);
+    fs.writeFileSync(path.join(dirs.dataDir, 'config.json'), JSON.stringify({ resources: false }));
+    const server = await startArbor(dirs);
+    try {
+      await openArbor(page, server.url);
+      const reason =
+        'Context files, skills and prompt templates are switched off for this workspace';
+      await editor(page).pressSequentially('/rev');
+      await expect(slashMenu(page)).toHaveCount(0);
+      await expect(page.getByText(reason)).toBeVisible();
+      // No warning either: nothing was read.
+      await expect(page.getByText('skipped or read with a problem')).toHaveCount(0);
+
+      await editor(page).fill('hello');
+      await editor(page).press('Enter');
+      await waitIdle(page);
+      const system = chatMessages(page, 'system');
+      await expect(system).not.toContainText('context file');
+      await system.getByText(/section/).click();
+      await expect(system.getByRole('region', { name: 'Workspace resources now' })).toContainText(
+        reason,
+      );
+    } finally {
+      await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus)
+        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
+    }
+  },
+);

@@ -6,6 +6,10 @@ import type { ReportOptions } from './use-page-notices';
 import { RESOURCES_NOTICE_KEY, resourceWarningsNotice, warningsKey } from './resource-notices';
 import { describeError } from './use-session';
 
+/** Said when the server switched the resources off without saying why. */
+const OFF_REASON =
+  'Context files, skills and prompt templates are switched off for this workspace.';
+
 export interface WorkspaceResourcesView {
   /** The server's last answer for the open session; null until it came. */
   resources: WorkspaceResources | null;
@@ -76,9 +80,6 @@ export function useWorkspaceResources({
 
   const resources = held && held.sessionId === sessionId ? held.resources : null;
   const items = useMemo(() => slashItems(resources), [resources]);
-  const off =
-    resources && !resources.loaded
-      ? `Prompt templates and skills are not loaded: ${resources.reason ?? 'they are switched off for this workspace.'}`
-      : null;
+  const off = resources && !resources.loaded ? (resources.reason ?? OFF_REASON) : null;
   return { resources, slashItems: items, slashOff: off };
 }

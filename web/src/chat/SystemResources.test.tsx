@@ -81,7 +81,7 @@ describe('the system-prompt node', () => {
       { preamble: 'You help.' },
       { ...NONE, loaded: false, reason: 'An admin has not trusted this workspace.' },
     );
-    expect(off).toContain('are not loaded: An admin has not trusted this workspace.');
+    expect(off).toContain('<p class="resources-off">An admin has not trusted this workspace.</p>');
     const warned = systemNode(
       { preamble: 'You help.' },
       {

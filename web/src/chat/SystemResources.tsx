@@ -100,8 +100,8 @@ export function WorkspaceResourcesNote() {
     <section className="system-resources resources-now" aria-label="Workspace resources now">
       {off ? (
         <p className="resources-off">
-          Context files, skills and prompt templates are not loaded:{' '}
-          {resources.reason ?? 'they are switched off for this workspace.'}
+          {resources.reason ??
+            'Context files, skills and prompt templates are switched off for this workspace.'}
         </p>
       ) : null}
       {resources.warnings.length > 0 ? (
