@@ -14,6 +14,8 @@ const PROJECT_CONTEXT = [
   '',
   '<project_instructions path="/w/sub/CLAUDE.md">',
   'Be brief.',
+  'Say why.',
+  '',
   '</project_instructions>',
   '</project_context>',
 ].join('\n');
@@ -60,7 +62,9 @@ describe('the system-prompt node', () => {
     expect(html).toMatch(
       /<details class="context-file"><summary><code>\/w\/AGENTS.md<\/code> <span class="resource-meta">1 line<\/span><\/summary><pre class="tool-output">Run &lt;npm test&gt; before you commit.<\/pre><\/details>/,
     );
-    expect(html).toContain('<code>/w/sub/CLAUDE.md</code>');
+    expect(html).toContain(
+      '<code>/w/sub/CLAUDE.md</code> <span class="resource-meta">2 lines</span>',
+    );
   });
 
   it('lists the skills it advertised, with description and location', () => {

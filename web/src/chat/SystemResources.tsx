@@ -27,7 +27,9 @@ export function resourceCounts(sections: Record<string, string | null> | undefin
 }
 
 function lineCount(text: string): string {
-  const lines = text === '' ? 0 : text.split('\n').length;
+  // A final line break ends the last line; it does not start another.
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const lines = text === '' ? 0 : body.split('\n').length;
   return `${lines} line${lines === 1 ? '' : 's'}`;
 }
 
