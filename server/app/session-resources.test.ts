@@ -192,6 +192,22 @@ describe('a session with workspace resources', () => {
     ]);
   });
 
+  it('expands a follow-up queued during a run, as pi queues the expanded text', async () => {
+    const store = SessionStore.create({ cwd: tree.workspace, sessionDir });
+    const session = await openSession(store);
+    try {
+      const run = session.prompt('/slow 20\nfirst');
+      session.followUp('/fix 5');
+      await run;
+    } finally {
+      await session.dispose();
+    }
+    expect(userTexts(store.file!)).toEqual([
+      '/slow 20\nfirst',
+      'Fix issue 5 (5). Notes: . Owner: nobody.',
+    ]);
+  });
+
   it('with resources switched off, nothing loads and /templates stay text', async () => {
     const store = SessionStore.create({ cwd: tree.workspace, sessionDir });
     await promptOnce(store, '/fix 1', { enabled: false });

@@ -67,14 +67,15 @@ export function readConfined(file: string, root: string): ConfinedRead {
         problem: `is ${stat.size} bytes, over the ${MAX_RESOURCE_BYTES}-byte limit; not read`,
       };
     }
-    const buffer = Buffer.alloc(MAX_RESOURCE_BYTES + 1);
+    // One byte more than the file's size: a file that grew since fstat is caught, not cut.
+    const buffer = Buffer.allocUnsafe(Math.min(stat.size, MAX_RESOURCE_BYTES) + 1);
     let length = 0;
     for (;;) {
       const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
       if (read === 0) break;
       length += read;
-      if (length > MAX_RESOURCE_BYTES) {
-        return { ok: false, problem: `grew over the ${MAX_RESOURCE_BYTES}-byte limit; not read` };
+      if (length === buffer.length) {
+        return { ok: false, problem: 'changed while it was read; not read (try again)' };
       }
     }
     const text = buffer.subarray(0, length).toString('utf8');

@@ -99,6 +99,10 @@ describe('resources as pi 1.6 loads them', () => {
 
   it('finds the same skills, with pi precedence (project over user) and flags', () => {
     expect(pi.skills.map((s) => s.name)).toContain('format');
+    // Left out by ignore files, in pi as in Arbor.
+    expect(pi.skills.map((s) => s.name)).not.toContain('ignored-skill');
+    expect(pi.skills.map((s) => s.name)).not.toContain('self-ignored');
+    expect(pi.prompts.map((p) => p.name)).not.toContain('draft');
     expect(
       arbor.skills.map(({ name, description, filePath, disableModelInvocation }) => ({
         name,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ResourceScope, ResourceWarning } from '../../shared/resources.js';
 import { entryKind, listDir, readConfined } from './confined-read.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { addIgnoreRules, isIgnored, newIgnore } from './ignore-rules.js';
 
 /*
  * Prompt templates as pi 1.6 finds, names and expands them (prompt-templates.js): the `.md` files
@@ -70,7 +71,11 @@ export function loadPromptTemplates(
   const byName = new Map<string, PromptTemplate>();
   const clashes: ResourceWarning[] = [];
   for (const root of roots) {
-    for (const entry of listDir(root.dir)) {
+    const entries = listDir(root.dir);
+    const ig = newIgnore();
+    const names = entries.map((entry) => entry.name);
+    addIgnoreRules(ig, root.dir, names, root.dir, root.confine);
+    for (const entry of entries) {
       if (byName.size >= MAX_TEMPLATES) break;
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const file = path.join(root.dir, entry.name);
@@ -82,7 +87,8 @@ export function loadPromptTemplates(
         });
         continue;
       }
-      if (kind !== 'file' || !entry.name.endsWith('.md')) continue;
+      if (kind !== 'file' || !entry.name.endsWith('.md') || isIgnored(ig, root.dir, file, false))
+        continue;
       const template = loadTemplateFile(file, root, warnings);
       if (!template) continue;
       const existing = byName.get(template.name);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ResourceScope, ResourceWarning } from '../../shared/resources.js';
 import { entryKind, listDir, readConfined } from './confined-read.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { addIgnoreRules, isIgnored, newIgnore } from './ignore-rules.js';
 
 /*
  * Skills as pi 1.6 discovers and validates them (package-manager.js `collectSkillEntries`,
@@ -44,13 +45,23 @@ const MAX_FILES = 500;
 
 function collectEntries(root: SkillRoot, warnings: ResourceWarning[]): string[] {
   const files: string[] = [];
+  const ig = newIgnore();
   const visit = (dir: string, depth: number) => {
     if (depth > MAX_DEPTH || files.length >= MAX_FILES) return;
     const entries = listDir(dir);
+    if (entries.length === 0) return;
+    addIgnoreRules(
+      ig,
+      dir,
+      entries.map((entry) => entry.name),
+      root.dir,
+      root.confine,
+    );
     const skillFile = entries.find((entry) => entry.name === 'SKILL.md');
     if (skillFile) {
       const kind = entryKind(dir, skillFile, root.confine);
-      if (kind === 'file') {
+      const ignored = isIgnored(ig, root.dir, path.join(dir, 'SKILL.md'), false);
+      if (kind === 'file' && !ignored) {
         files.push(path.join(dir, 'SKILL.md'));
         return;
       }
@@ -72,6 +83,7 @@ function collectEntries(root: SkillRoot, warnings: ResourceWarning[]): string[] 
         });
         continue;
       }
+      if (kind !== 'other' && isIgnored(ig, root.dir, full, kind === 'directory')) continue;
       const topLevel = dir === root.dir;
       if (
         kind === 'file' &&

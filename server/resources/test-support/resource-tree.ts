@@ -82,5 +82,18 @@ export function makeResourceTree(): ResourceTree {
     path.join(dataDir, 'prompts/summary.md'),
     '---\ndescription: Summarise\n---\nSummarise $1.\n',
   );
+  // Ignore files, which pi applies inside skill and prompt folders.
+  write(path.join(workspace, '.pi/skills/.gitignore'), 'ignored-skill/\n# a comment\n');
+  write(
+    path.join(workspace, '.pi/skills/ignored-skill/SKILL.md'),
+    '---\ndescription: Ignored by .gitignore.\n---\nNo.\n',
+  );
+  write(path.join(workspace, '.pi/skills/self-ignored/.ignore'), 'SKILL.md\n');
+  write(
+    path.join(workspace, '.pi/skills/self-ignored/SKILL.md'),
+    '---\ndescription: Ignored by its own folder.\n---\nNo.\n',
+  );
+  write(path.join(workspace, '.pi/prompts/.gitignore'), 'draft.md\n');
+  write(path.join(workspace, '.pi/prompts/draft.md'), 'A draft, ignored.\n');
   return { root, repo, workspace, dataDir, home, write };
 }
