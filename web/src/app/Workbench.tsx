@@ -167,6 +167,7 @@ export function Workbench({
     sessionId: currentId,
     ready,
     running,
+    entries: treeSize,
     report,
     clear,
   });

@@ -20,16 +20,18 @@ export interface WorkspaceResourcesView {
 }
 
 /**
- * The open session's workspace resources (context files, skills, prompt templates): asked of
- * the server when the session opens, when the page reconnects, and after each run (a run may
- * have written AGENTS.md or a template). Warnings become one calm page notice, given again only
- * when they change; a failed request says so once a session and leaves the editor's `/` menu empty.
+ * The open session's workspace resources (context files, skills, prompt templates): asked of the
+ * server when the session opens, when the page reconnects, and once idle whenever entries were
+ * added (a run may have written AGENTS.md or a template). Warnings become one calm page notice,
+ * given again only when they change; a failed request says so once a session and leaves the
+ * editor's `/` menu empty.
  */
 export function useWorkspaceResources({
   socket,
   sessionId,
   ready,
   running,
+  entries,
   report,
   clear,
 }: {
@@ -38,6 +40,11 @@ export function useWorkspaceResources({
   /** The session is open and the socket connected. */
   ready: boolean;
   running: boolean;
+  /**
+   * How many entries the session has: a run that ended added some. (A run's start and end can
+   * reach the page in one render, so `running` alone may never be seen to change.)
+   */
+  entries: number;
   report(text: string, kind?: 'error' | 'info', options?: ReportOptions): void;
   clear(key: string): void;
 }): WorkspaceResourcesView {
@@ -76,7 +83,7 @@ export function useWorkspaceResources({
     return () => {
       live = false;
     };
-  }, [socket, sessionId, ready, running, report, clear]);
+  }, [socket, sessionId, ready, running, entries, report, clear]);
 
   const resources = held && held.sessionId === sessionId ? held.resources : null;
   const items = useMemo(() => slashItems(resources), [resources]);
