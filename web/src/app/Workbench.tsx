@@ -9,6 +9,7 @@ import { Editor } from '../chat/Editor';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
 import { sessionTitle } from '../sessions/session-lineage';
 import { useSessionSearch } from '../sessions/use-session-search';
+import { WorkspaceResourcesContext } from '../chat/resources-context';
 import { ContextMarksProvider } from '../tree/ContextMarksProvider';
 import { SessionTree } from '../tree/SessionTree';
 import { sendBlockedBy } from './ConnectionBanner';
@@ -23,6 +24,7 @@ import { useListsAfterRuns, useOpenSession } from './use-open-session';
 import { useReadingMode } from './use-reading-mode';
 import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices, withSessionNotices } from './use-page-notices';
+import { useWorkspaceResources } from './use-workspace-resources';
 import { describeError, useSession } from './use-session';
 import { useSessionCommands } from './use-session-commands';
 import { useSocketConnection } from './use-socket-connection';
@@ -78,6 +80,15 @@ function WorkbenchPage({
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
   const reading = useReadingMode(socket, store, session, fail, setPanel);
+  const workspace = useWorkspaceResources({
+    socket,
+    sessionId: currentId,
+    ready,
+    running,
+    entries: view?.tree.length ?? 0,
+    report,
+    clear,
+  });
   useRevealReads(store, view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
@@ -152,13 +163,15 @@ function WorkbenchPage({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
         />
-        <ChatPane
-          view={view}
-          reading={reading}
-          contextActions={contextEdits.actions}
-          onNavigate={navigate}
-          empty={sessionId ? 'Opening the session…' : 'No session open.'}
-        />
+        <WorkspaceResourcesContext value={workspace.resources}>
+          <ChatPane
+            view={view}
+            reading={reading}
+            contextActions={contextEdits.actions}
+            onNavigate={navigate}
+            empty={sessionId ? 'Opening the session…' : 'No session open.'}
+          />
+        </WorkspaceResourcesContext>
         {view?.retry ? (
           <p className="retry-note" role="status">
             Retrying ({view.retry.attempt}/{view.retry.maxAttempts}) after:{' '}
@@ -184,6 +197,8 @@ function WorkbenchPage({
             onAbort={abort}
             onClearQueue={clearQueue}
             onDequeue={dequeue}
+            slashItems={workspace.slashItems}
+            slashOff={workspace.slashOff}
           />
         )}
       </main>

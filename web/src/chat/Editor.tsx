@@ -1,6 +1,9 @@
 import { memo, useEffect, useRef } from 'react';
 import type { ImageContent } from '../../../shared/messages';
 import { SendNote, sendRefusal } from './SendNote';
+import { SlashMenu } from './SlashMenu';
+import type { SlashItem } from './slash-menu';
+import { useSlashMenu } from './use-slash-menu';
 
 export type SendMode = 'prompt' | 'steer' | 'follow_up';
 
@@ -25,7 +28,13 @@ interface EditorProps {
   onClearQueue(): void;
   /** Takes one queued message back: into the editor (`edit`) or away (`drop`). */
   onDequeue(queue: QueueName, index: number, text: string, then: 'edit' | 'drop'): void;
+  /** The workspace's prompt templates and skills, offered by the `/` menu. */
+  slashItems?: readonly SlashItem[];
+  /** Why the workspace's templates and skills are off, said where the `/` menu would list them. */
+  slashOff?: string | null;
 }
+
+const NO_ITEMS: readonly SlashItem[] = [];
 
 export type QueueName = 'steering' | 'followUp';
 
@@ -56,7 +65,8 @@ export const Editor = memo(function Editor(props: EditorProps) {
   // A message the server would refuse (too long), or one it cannot receive now, is not sent.
   const refusal = sendRefusal(value.length, props.sendBlocked);
   const canSend = canWrite && !empty && refusal === null;
-  const { focusRequest } = props;
+  const { focusRequest, onChange } = props;
+  const slash = useSlashMenu({ value, items: props.slashItems ?? NO_ITEMS, onChange, area });
   useEffect(() => {
     const element = area.current;
     if (!focusRequest || !element) return;
@@ -124,8 +134,10 @@ export const Editor = memo(function Editor(props: EditorProps) {
           ))}
         </div>
       ) : null}
+      <SlashMenu menu={slash} offReason={props.slashOff ?? null} />
       <textarea
         ref={area}
+        {...slash.ariaProps}
         aria-label="Message"
         autoFocus
         rows={3}
@@ -138,8 +150,13 @@ export const Editor = memo(function Editor(props: EditorProps) {
               : 'Message (Enter sends, Shift+Enter for a new line)'
         }
         value={value}
-        onChange={(event) => props.onChange(event.target.value)}
+        onChange={(event) => {
+          slash.onCaret(event);
+          onChange(event.target.value);
+        }}
+        onSelect={slash.onCaret}
         onKeyDown={(event) => {
+          if (slash.onKeyDown(event)) return;
           if (event.key === 'Escape' && running && props.sendBlocked === null) {
             event.preventDefault();
             props.onAbort();

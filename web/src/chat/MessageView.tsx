@@ -16,6 +16,12 @@ import {
 } from './ContextEditControls';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
 import { LongText, PlainText } from './LongText';
+import {
+  RESOURCE_SECTIONS,
+  ResourceSection,
+  WorkspaceResourcesNote,
+  resourceCounts,
+} from './SystemResources';
 
 export interface MessageViewProps {
   entryId: string | null;
@@ -256,6 +262,7 @@ function SystemMessageView({ message }: { message: SystemMessage }) {
   const removed = message.toolsRemoved ?? [];
   const parts = [
     sections.length ? `${sections.length} section${sections.length === 1 ? '' : 's'}` : '',
+    ...resourceCounts(message.sections),
     added.length ? `${added.length} tool${added.length === 1 ? '' : 's'} added` : '',
     removed.length ? `${removed.length} removed` : '',
   ].filter(Boolean);
@@ -263,12 +270,17 @@ function SystemMessageView({ message }: { message: SystemMessage }) {
     <details className="summary-card system-message">
       <summary>{parts.length ? parts.join(', ') : 'Instructions'}</summary>
       {text ? <FoldedPre className="tool-output" text={text} /> : null}
-      {sections.map(([name, body]) => (
-        <section key={name}>
-          <h4>{name}</h4>
-          {body === null ? <p>(removed)</p> : <pre className="tool-output">{body}</pre>}
-        </section>
-      ))}
+      {sections.map(([name, body]) =>
+        RESOURCE_SECTIONS.has(name) ? (
+          <ResourceSection key={name} name={name} body={body} />
+        ) : (
+          <section key={name}>
+            <h4>{name}</h4>
+            {body === null ? <p>(removed)</p> : <pre className="tool-output">{body}</pre>}
+          </section>
+        ),
+      )}
+      <WorkspaceResourcesNote />
       {added.length || removed.length ? (
         <ul>
           {added.map((tool) => (
