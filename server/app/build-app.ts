@@ -29,6 +29,7 @@ import { ArborError } from '../errors/error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
 import { searchRoutes } from './routes/search-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
@@ -260,6 +261,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   await app.register(async (scope) =>
     sessionRoutes(scope, { dataDir: config.dataDir, hub, locator, owners }),
   );
+  await app.register(async (scope) => exportRoutes(scope, { locator }));
 
   await app.register(async (scope) =>
     wsRoute(scope, {
