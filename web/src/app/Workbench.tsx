@@ -22,6 +22,8 @@ import type { SummaryChoice } from '../tree/TreeToolbar';
 import { sendBlockedBy } from './ConnectionBanner';
 import { NoticeList } from './NoticeList';
 import { ReadOnlyNote } from './ReadOnlyNote';
+import { ExportShare } from './ExportShare';
+import { useReadFromUrl } from './use-shared-link';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
@@ -160,6 +162,7 @@ export function Workbench({
   const ready = view !== null && status === 'open';
   const contextEdits = useContextEdits(socket, view, canWrite, fail);
   const reading = useReadingMode(socket, session, fail, setPanel);
+  useReadFromUrl(view?.sessionId ?? null, (id) => view?.byId.has(id) ?? false, reading);
   useRevealReads(view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
@@ -402,6 +405,14 @@ export function Workbench({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
         />
+        {view ? (
+          <ExportShare
+            sessionId={view.sessionId}
+            entryId={reading.entryId ?? view.leafId}
+            canShare={canWrite}
+            report={fail}
+          />
+        ) : null}
         <ChatPane
           view={view}
           reading={reading}
