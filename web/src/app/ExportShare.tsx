@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { ShareLink } from '../../../shared/rest-shapes';
 import { createShare, listShares, revokeShare } from '../api/rest';
 import { Modal } from '../ui/Modal';
+import './export-share.css';
 
 /*
  * The session's downloads (its JSONL file, an HTML page of the active path or of the whole tree)
