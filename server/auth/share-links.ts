@@ -13,7 +13,7 @@ import { mtimeOf, readJsonFile, updateJsonFile } from '../config/json-file.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
-export const ShareSchema = z.object({
+const ShareSchema = z.object({
   token: z.string().regex(TOKEN),
   sessionId: z.string(),
   /** The entry the link opens at; null: the session before its first entry. */

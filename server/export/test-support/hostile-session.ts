@@ -9,7 +9,7 @@ import path from 'node:path';
 
 export const HOSTILE_SESSION_ID = '11111111-2222-4333-8444-555555555555';
 /** A 1×1 PNG. */
-export const PIXEL_PNG =
+const PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const time = (n: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, n)).toISOString();
@@ -29,7 +29,7 @@ function assistant(content: unknown[], n: number) {
 }
 
 /** In file order the other branch comes first, so the leaf (the last entry) is on the main one. */
-export function hostileSessionLines(): object[] {
+function hostileSessionLines(): object[] {
   const [header, system, ...rest] = hostileEntries();
   const other = rest.filter((line) =>
     ['user0002', 'asst0003'].includes((line as { id: string }).id),
