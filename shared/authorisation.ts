@@ -43,6 +43,14 @@ export function sessionPermissions(user: UserSummary, owner: string | null): Ses
 }
 
 /**
+ * Who may make and revoke a session's share links: those who may write it (admins all). A link
+ * grants its reader nothing beyond reading, which every user may already do.
+ */
+export function mayManageShares(user: UserSummary, owner: string | null): boolean {
+  return mayAccess(user, owner, 'write');
+}
+
+/**
  * Whether `user` can only read: may start no session and write to none, not even one of their own
  * (the viewer role). The page then shows a read-only page rather than controls that cannot work.
  */

@@ -89,3 +89,15 @@ export type SearchAnswer = z.infer<typeof SearchAnswerSchema>;
 /** Body of every non-2xx REST answer. */
 export const HttpErrorSchema = z.object({ error: ErrorBodySchema });
 export type HttpError = z.infer<typeof HttpErrorSchema>;
+
+/** A share link as `GET/POST /api/sessions/:id/shares` answer it (docs/decisions/088). */
+export const ShareLinkSchema = z.object({
+  token: z.string(),
+  url: z.string(),
+  leafId: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  mayRevoke: z.boolean(),
+});
+export type ShareLink = z.infer<typeof ShareLinkSchema>;
+export const ShareListSchema = z.object({ shares: z.array(ShareLinkSchema) });

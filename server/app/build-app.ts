@@ -29,6 +29,9 @@ import { ArborError } from '../errors/error-catalog.js';
 import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { exportRoutes } from './routes/export-routes.js';
+import { shareRoutes } from './routes/share-routes.js';
+import { ShareLinks } from '../auth/share-links.js';
 import { searchRoutes } from './routes/search-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
@@ -262,6 +265,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   await app.register(async (scope) =>
     sessionRoutes(scope, { dataDir: config.dataDir, hub, locator, owners }),
   );
+  await app.register(async (scope) => exportRoutes(scope, { locator }));
+  const shares = new ShareLinks(config.dataDir);
+  await app.register(async (scope) => shareRoutes(scope, { shares, locator, owners }));
 
   await app.register(async (scope) =>
     wsRoute(scope, {

@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./run-command.js')).runRun,
   context: async () => (await import('./context-command.js')).runContext,
   tree: async () => (await import('./tree-command.js')).runTree,
+  export: async () => (await import('./export-command.js')).runExport,
   user: async () => (await import('./user-command.js')).runUser,
   workspace: async () => (await import('./workspace-command.js')).runWorkspace,
 };
@@ -20,6 +21,7 @@ const usage = `Usage: arbor <command> [options]
   run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT
   context FILE [--leaf ID]                                        print the session context as JSON
   tree FILE                                                       print the session tree
+  export FILE [OUT.html] [--path]                                 write the session as one HTML page
   user add NAME --role admin|member|viewer | user list | user remove NAME
   workspace trust|untrust|status DIR [--data DIR]                 whether its own resources load
 `;

@@ -4,10 +4,13 @@ import {
   MeSchema,
   SearchAnswerSchema,
   SessionListSchema,
+  ShareLinkSchema,
+  ShareListSchema,
   WorkspaceListSchema,
   type Me,
   type SearchAnswer,
   type SessionListItem,
+  type ShareLink,
   type WorkspaceInfo,
 } from '../../../shared/rest-shapes';
 
@@ -111,3 +114,18 @@ export async function restoreSession(workspaceId: string, trashed: string): Prom
 
 const DeletedSchema = z.object({ trashed: z.string() });
 const RestoredSchema = z.object({ sessionId: z.string() });
+
+export async function listShares(sessionId: string): Promise<ShareLink[]> {
+  const url = `/api/sessions/${encodeURIComponent(sessionId)}/shares`;
+  return (await call('GET', url, ShareListSchema)).shares;
+}
+
+/** A new link to the session, pinned to `leafId` (the entry the page shows). */
+export function createShare(sessionId: string, leafId: string | null): Promise<ShareLink> {
+  const url = `/api/sessions/${encodeURIComponent(sessionId)}/shares`;
+  return call('POST', url, ShareLinkSchema, { leafId });
+}
+
+export async function revokeShare(token: string): Promise<void> {
+  await call('DELETE', `/api/shares/${encodeURIComponent(token)}`, Anything);
+}

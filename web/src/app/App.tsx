@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Me } from '../../../shared/rest-shapes';
 import { getMe, HttpFailure } from '../api/rest';
+import { followShareAfterLogin } from './use-shared-link';
 import { Workbench } from './Workbench';
 
 // Only team mode shows it, before anything else: its code loads when it is needed.
@@ -16,7 +17,7 @@ export function App() {
 
   useEffect(() => {
     getMe()
-      .then(setMe)
+      .then((known) => followShareAfterLogin() || setMe(known))
       .catch((error: unknown) => {
         if (error instanceof HttpFailure && error.status === 401) setMe('login');
         else setProblem('Arbor’s server cannot be reached. Is `arbor serve` running?');
@@ -26,7 +27,7 @@ export function App() {
   if (me === 'login')
     return (
       <Suspense fallback={<main className="splash">Loading Arbor…</main>}>
-        <LoginPage onLogin={setMe} />
+        <LoginPage onLogin={(known) => followShareAfterLogin() || setMe(known)} />
       </Suspense>
     );
   if (me === null) return <main className="splash">{problem ?? 'Loading Arbor…'}</main>;

@@ -15,6 +15,8 @@ import { SessionTree } from '../tree/SessionTree';
 import { sendBlockedBy } from './ConnectionBanner';
 import { NoticeList } from './NoticeList';
 import { ReadOnlyNote } from './ReadOnlyNote';
+import { ExportShare } from './ExportShare';
+import { useReadFromUrl } from './use-shared-link';
 import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
 import { useEditorCommands } from './use-editor-commands';
@@ -89,6 +91,7 @@ function WorkbenchPage({
     report,
     clear,
   });
+  useReadFromUrl(view?.sessionId ?? null, (id) => view?.byId.has(id) ?? false, reading);
   useRevealReads(store, view, reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
@@ -163,6 +166,14 @@ function WorkbenchPage({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
         />
+        {view ? (
+          <ExportShare
+            sessionId={view.sessionId}
+            entryId={reading.entryId ?? view.leafId}
+            canShare={canWrite}
+            report={fail}
+          />
+        ) : null}
         <WorkspaceResourcesContext value={workspace.resources}>
           <ChatPane
             view={view}

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
+import { watchContext } from './support/fixtures.js';
+import { chatMessages, sendPrompt, waitIdle } from './support/page-helpers.js';
+
+/*
+ * A share link as people use it: an admin makes one in the Share dialog; a logged-out viewer who
+ * opens it logs in and lands reading the session where it was shared; once revoked it says so.
+ */
+
+const test = base.extend<{ team: { server: ArborServer; admin: string; viewer: string } }>({
+  // eslint-disable-next-line no-empty-pattern
+  team: async ({}, use, testInfo) => {
+    const dirs = makeTempDirs();
+    const admin = addUser(dirs.dataDir, 'ada', 'admin');
+    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
+    const server = await startArbor(dirs);
+    try {
+      await use({ server, admin, viewer });
+    } finally {
+      await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus)
+        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
+    }
+  },
+});
+
+async function logIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  errors: string[],
+): Promise<Page> {
+  const context = await browser.newContext();
+  watchContext(context, errors);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('textbox', { name: 'Token' }).fill(token);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  return page;
+}
+
+test('a viewer opens a share link after logging in, at the shared point; a revoked link says so', async ({
+  browser,
+  team,
+}) => {
+  const errors: string[] = [];
+  const admin = await logIn(browser, team.server.url, team.admin, errors);
+  await sendPrompt(admin, 'the shared question');
+  await waitIdle(admin);
+
+  await admin.getByRole('button', { name: 'Share…' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Share links' });
+  await expect(dialog.getByText('No links yet.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const field = dialog.getByRole('textbox', { name: 'Link by ada' });
+  await expect(field).toHaveValue(/\/share\/[\w-]{32}$/);
+  const link = await field.inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).press('Enter');
+  await sendPrompt(admin, 'asked after sharing');
+  await waitIdle(admin);
+
+  const viewer = await logIn(browser, link, team.viewer, errors);
+  await expect(viewer.getByRole('region', { name: 'Reading mode' })).toBeVisible();
+  await expect(chatMessages(viewer, 'user')).toHaveText([/the shared question/]);
+  await expect(viewer.getByRole('button', { name: 'Share…' })).toBeVisible();
+
+  await admin.getByRole('button', { name: 'Share…' }).click();
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await expect(dialog.getByText('No links yet.')).toBeVisible();
+
+  await viewer.goto(link);
+  await expect(
+    viewer.getByRole('heading', { name: 'This share link does not exist' }),
+  ).toBeVisible();
+
+  for (const page of [admin, viewer]) await page.context().close();
+  expect(errors.filter((e) => !/401 \(Unauthorized\)|404 \(Not Found\)/.test(e))).toEqual([]);
+});

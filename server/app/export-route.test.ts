@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UserStore } from '../auth/user-store.js';
+import { HOSTILE_SESSION_ID, writeHostileSession } from '../export/test-support/hostile-session.js';
+import { sessionDirFor } from '../store/session-paths.js';
+import { runArborCli } from './test-support/run-cli.js';
+import { startTestServer, type TestServer } from './test-support/test-server.js';
+
+let server: TestServer | undefined;
+const temps: string[] = [];
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function teamServerWithSession() {
+  let viewerToken = '';
+  server = await startTestServer({
+    listen: false,
+    prepare: async (dataDir) => {
+      viewerToken = (await new UserStore(dataDir).add('vic', 'viewer')).token;
+    },
+  });
+  writeHostileSession(sessionDirFor(server.dataDir, server.workspacePath));
+  const login = await server.app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: { token: viewerToken },
+  });
+  const cookie = `arbor_login=${login.cookies.find((c) => c.name === 'arbor_login')?.value ?? ''}`;
+  return { server, cookie };
+}
+
+describe('GET /api/sessions/:id/export.html', () => {
+  it('gives a viewer the session as an HTML download, the whole tree or the path', async () => {
+    const { server, cookie } = await teamServerWithSession();
+    const whole = await server.app.inject({
+      url: `/api/sessions/${HOSTILE_SESSION_ID}/export.html`,
+      headers: { cookie },
+    });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(whole.headers['content-disposition']).toBe(
+      `attachment; filename="2026-12-01T12-00-00-000Z_${HOSTILE_SESSION_ID}.html"`,
+    );
+    expect(whole.body).toContain('A prompt on another branch');
+    const onlyPath = await server.app.inject({
+      url: `/api/sessions/${HOSTILE_SESSION_ID}/export.html?scope=path`,
+      headers: { cookie },
+    });
+    expect(onlyPath.statusCode).toBe(200);
+    expect(onlyPath.headers['content-disposition']).toContain('-path.html"');
+    expect(onlyPath.body).toContain('Done on the main branch.');
+    expect(onlyPath.body).not.toContain('A prompt on another branch');
+  });
+
+  it('answers 401 without a login, 404 for an unknown id and 400 for an unknown scope', async () => {
+    const { server, cookie } = await teamServerWithSession();
+    const url = `/api/sessions/${HOSTILE_SESSION_ID}/export.html`;
+    expect((await server.app.inject({ url })).statusCode).toBe(401);
+    const unknown = await server.app.inject({
+      url: '/api/sessions/99999999-2222-4333-8444-555555555555/export.html',
+      headers: { cookie },
+    });
+    expect(unknown.statusCode).toBe(404);
+    const traversal = await server.app.inject({
+      url: '/api/sessions/..%2F..%2Fowners/export.html',
+      headers: { cookie },
+    });
+    expect(traversal.statusCode).toBe(404);
+    const scope = await server.app.inject({ url: `${url}?scope=every`, headers: { cookie } });
+    expect(scope.statusCode).toBe(400);
+  });
+});
+
+describe('arbor export FILE [OUT.html]', () => {
+  it('writes the page beside the file, or where it is told, and prints the path', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-cli-'));
+    temps.push(dir);
+    const file = writeHostileSession(dir);
+    const beside = runArborCli(['export', file]);
+    const expected = file.replace(/\.jsonl$/, '.html');
+    expect(beside).toMatchObject({ status: 0, stdout: `${expected}\n` });
+    expect(fs.readFileSync(expected, 'utf8')).toContain('A prompt on another branch');
+    const out = path.join(dir, 'out.html');
+    expect(runArborCli(['export', file, out, '--path']).status).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).not.toContain('A prompt on another branch');
+    expect(runArborCli(['export']).status).toBe(2);
+  });
+});

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportSessionFile } from '../export/export-session.js';
+
+const usage = 'Usage: arbor export FILE [OUT.html] [--path]\n';
+
+/**
+ * `arbor export FILE [OUT.html]`, as pi's `--export`: the session as one self-contained HTML page,
+ * written beside the file (its name with `.html`) when no output is named; `--path` keeps only
+ * the active path. Prints where it wrote.
+ */
+export async function runExport(args: string[]): Promise<number> {
+  const pathOnly = args.includes('--path');
+  const rest = args.filter((arg) => arg !== '--path');
+  const [file, out, ...extra] = rest;
+  if (file === undefined || file.startsWith('-') || out?.startsWith('-') || extra.length > 0) {
+    process.stderr.write(usage);
+    return 2;
+  }
+  const target = path.resolve(out ?? file.replace(/\.jsonl$/, '') + '.html');
+  if (path.resolve(file) === target)
+    throw new Error('The output would overwrite the session file.');
+  fs.writeFileSync(target, exportSessionFile(file, pathOnly ? 'path' : 'all'));
+  process.stdout.write(`${target}\n`);
+  return 0;
+}
