@@ -114,11 +114,6 @@ export const AgentSessionEventSchema = z.discriminatedUnion('type', [
   event('state_changed', { state: AgentStateSchema }),
 ]);
 
-/** Every event type, for tests that must see each one. */
-export const AGENT_EVENT_TYPES = AgentSessionEventSchema.options.map(
-  (option) => option.shape.type.value,
-);
-
 // Compile-time: the schema accepts exactly the events shared/agent-events.ts declares.
 type Parsed = z.infer<typeof AgentSessionEventSchema>;
 type Same<A, B> =

@@ -5,11 +5,7 @@ import { PathMessageSchema } from './protocol-results.js';
 import { SessionHeaderSchema, ThinkingLevelSchema, type TreeNode } from './session-entries.js';
 import { WireTreeSchema } from './tree-wire.js';
 
-export {
-  AgentSessionEventSchema,
-  AgentStateSchema,
-  ContextUsageSchema,
-} from './protocol-events.js';
+export { AgentStateSchema } from './protocol-events.js';
 export {
   CommandResultSchemas,
   PathMessageSchema,
@@ -115,7 +111,6 @@ export const ResumePointSchema = z.object({
   /** The last `seq` the client applied for this session. */
   lastSeq: z.number().int().min(0),
 });
-export type ResumePoint = z.infer<typeof ResumePointSchema>;
 
 export const HelloSchema = z.object({
   type: z.literal('hello'),
@@ -254,7 +249,6 @@ export type Hello = z.infer<typeof HelloSchema>;
 export type Command = z.infer<typeof CommandSchema>;
 export type CommandType = Command['type'];
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
-export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
 
 /** Every command type, for servers and tests that must cover each one. */
 export const COMMAND_TYPES = CommandSchema.options.map(
@@ -420,8 +414,6 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 export type SessionSnapshot = Omit<Snapshot, 'tree'> & { tree: TreeNode[] };
 export type EventFrame = z.infer<typeof EventFrameSchema>;
 export type ResponseFrame = z.infer<typeof ResponseSchema>;
-export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;
 export type ResyncRequired = z.infer<typeof ResyncRequiredSchema>;
 export type SessionClosed = z.infer<typeof SessionClosedSchema>;
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
-export type ServerMessageType = ServerMessage['type'];

@@ -17,7 +17,6 @@ export const ContextFileInfoSchema = z.object({
   scope: ResourceScopeSchema,
   content: z.string(),
 });
-export type ContextFileInfo = z.infer<typeof ContextFileInfoSchema>;
 
 /** A skill advertised to the model; `/skill:<name> args` in the editor forces it. */
 export const SkillInfoSchema = z.object({
@@ -28,7 +27,6 @@ export const SkillInfoSchema = z.object({
   /** pi's `disable-model-invocation`: only `/skill:name` loads it, the prompt does not list it. */
   modelInvocable: z.boolean(),
 });
-export type SkillInfo = z.infer<typeof SkillInfoSchema>;
 
 /** A prompt template: `/<name> args` in the editor expands to its text. */
 export const PromptTemplateInfoSchema = z.object({
@@ -39,7 +37,6 @@ export const PromptTemplateInfoSchema = z.object({
   path: z.string(),
   scope: ResourceScopeSchema,
 });
-export type PromptTemplateInfo = z.infer<typeof PromptTemplateInfoSchema>;
 
 /** A file that was skipped or read with a problem (invalid frontmatter, a name clash, too big). */
 export const ResourceWarningSchema = z.object({ path: z.string(), message: z.string() });

@@ -1,7 +1,5 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { sessionDirFor, sessionFileName } from '../../server/store/session-paths.js';
+import { sessionDirFor } from '../../server/store/session-paths.js';
+import { piFileWriter } from '../../server/store/test-support/pi-file-writer.js';
 
 /*
  * Writes a session of `entries` entries straight in pi's v3 JSONL format, as a long-lived coding
@@ -28,50 +26,20 @@ const usage = {
 };
 
 export function generateSession(dataDir: string, cwd: string, entries = 10_000): GeneratedSession {
-  const sessionId = crypto.randomUUID();
-  const start = Date.parse('2026-03-01T09:00:00.000Z');
-  const header = {
-    type: 'session',
-    version: 3,
-    id: sessionId,
-    timestamp: new Date(start).toISOString(),
-    cwd,
-  };
-  const lines: string[] = [JSON.stringify(header)];
-  let count = 0;
-  let clock = start;
-  const used = new Set<string>();
-  const newId = (): string => {
-    for (;;) {
-      const id = crypto.randomBytes(4).toString('hex');
-      if (!used.has(id)) {
-        used.add(id);
-        return id;
-      }
-    }
-  };
-  const append = (entry: Record<string, unknown>, parentId: string | null): string => {
-    const id = newId();
-    clock += 1000;
-    lines.push(
-      JSON.stringify({ ...entry, id, parentId, timestamp: new Date(clock).toISOString() }),
-    );
-    count++;
-    return id;
-  };
+  const writer = piFileWriter(cwd, Date.parse('2026-03-01T09:00:00.000Z'));
   const prompts: { id: string; text: string; parentId: string; answerId: string }[] = [];
   const turn = (parentId: string, n: number, track: boolean): string => {
     const text = `Task ${n}: update module ${n % 97} and run its tests`;
-    const user = append(
+    const user = writer.append(
       {
         type: 'message',
-        message: { role: 'user', content: [{ type: 'text', text }], timestamp: clock },
+        message: { role: 'user', content: [{ type: 'text', text }], timestamp: writer.clock },
       },
       parentId,
     );
 
     const callId = `call_${n}`;
-    const call = append(
+    const call = writer.append(
       {
         type: 'message',
         message: {
@@ -90,13 +58,13 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
           model: 'arbor-demo',
           usage,
           stopReason: 'toolUse',
-          timestamp: clock,
+          timestamp: writer.clock,
         },
       },
       user,
     );
     if (track) prompts.push({ id: user, text, parentId, answerId: call });
-    const result = append(
+    const result = writer.append(
       {
         type: 'message',
         message: {
@@ -105,12 +73,12 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
           toolName: 'read',
           content: [{ type: 'text', text: `export const value${n} = ${n};\n`.repeat(20) }],
           isError: false,
-          timestamp: clock,
+          timestamp: writer.clock,
         },
       },
       call,
     );
-    return append(
+    return writer.append(
       {
         type: 'message',
         message: {
@@ -126,29 +94,35 @@ export function generateSession(dataDir: string, cwd: string, entries = 10_000):
           model: 'arbor-demo',
           usage,
           stopReason: 'stop',
-          timestamp: clock,
+          timestamp: writer.clock,
         },
       },
       result,
     );
   };
 
-  let leaf = append({ type: 'model_change', provider: 'arbor', modelId: 'arbor-demo' }, null);
-  leaf = append({ type: 'thinking_level_change', thinkingLevel: 'off' }, leaf);
+  let leaf = writer.append(
+    { type: 'model_change', provider: 'arbor', modelId: 'arbor-demo' },
+    null,
+  );
+  leaf = writer.append({ type: 'thinking_level_change', thinkingLevel: 'off' }, leaf);
   const mainLine: string[] = [];
   let n = 0;
-  while (count < entries - 4) {
+  while (writer.count < entries - 4) {
     leaf = turn(leaf, ++n, true);
     mainLine.push(leaf);
     // Every fifth turn, a side branch of three turns off a turn a little way back.
-    if (n % 5 === 0 && mainLine.length > 3 && count < entries - 16) {
+    if (n % 5 === 0 && mainLine.length > 3 && writer.count < entries - 16) {
       let side = mainLine[mainLine.length - 3]!;
       for (let k = 0; k < 3; k++) side = turn(side, ++n, false);
     }
   }
-  const dir = sessionDirFor(dataDir, cwd);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, sessionFileName(header.timestamp, sessionId));
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  return { file, sessionId, entries: count, recentPrompts: prompts.slice(-4), leafId: leaf };
+  const file = writer.write(sessionDirFor(dataDir, cwd));
+  return {
+    file,
+    sessionId: writer.sessionId,
+    entries: writer.count,
+    recentPrompts: prompts.slice(-4),
+    leafId: leaf,
+  };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { importSession } from './test-support/import-session.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
@@ -65,15 +66,6 @@ function sessionFile(turns: number): string {
     parent = answer;
   }
   return body;
-}
-
-async function importSession(s: TestServer, body: string): Promise<void> {
-  const res = await fetch(`${s.url}/api/workspaces/${s.workspaceId}/import`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson' },
-    body,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
 }
 
 describe('frames on the wire', () => {

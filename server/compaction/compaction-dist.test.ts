@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileBuild, type CompiledBuild } from '../test-support/compiled-build.js';
 
 /*
  * The compaction worker as the built server runs it: the runner and its worker compiled by tsc
@@ -11,39 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * found as compiled JavaScript beside the runner (as grep's is, server/tools/grep-dist.test.ts).
  */
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-let out: string;
+let build: CompiledBuild;
 
+// The worker is an entry of its own: nothing imports it.
 beforeAll(() => {
-  out = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-compaction-dist-'));
-  const tsc = spawnSync(
-    process.execPath,
-    [
-      path.join(repo, 'node_modules/typescript/bin/tsc'),
-      // tsconfig.server.json's emit settings, for the compaction's files only (the worker is an
-      // entry of its own: nothing imports it).
-      ...['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2023'],
-      ...['--strict', '--skipLibCheck', '--types', 'node', '--verbatimModuleSyntax'],
-      ...['--rootDir', repo, '--outDir', out],
-      path.join(repo, 'server/compaction/session-compaction.ts'),
-      path.join(repo, 'server/compaction/compaction-worker.ts'),
-      path.join(repo, 'server/store/session-store.ts'),
-    ],
-    { cwd: repo, encoding: 'utf8' },
-  );
-  expect(tsc.stdout + tsc.stderr).toBe('');
-  // The compiled modules resolve packages (zod) from the repository's node_modules.
-  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(out, 'node_modules'));
-  fs.writeFileSync(path.join(out, 'package.json'), '{"type":"module"}');
+  build = compileBuild('compaction', [
+    'server/compaction/session-compaction.ts',
+    'server/compaction/compaction-worker.ts',
+    'server/store/session-store.ts',
+  ]);
 }, 180_000);
 
-afterAll(() => {
-  fs.rmSync(out, { recursive: true, force: true });
-});
+afterAll(() => build.remove());
 
 describe('compaction from the build', () => {
   it('prepares a compaction in the compiled worker', () => {
-    const compiled = (file: string) => JSON.stringify(path.join(out, file));
+    const compiled = build.module;
     const script = `
       import { threadId } from 'node:worker_threads';
       import { SessionStore } from ${compiled('server/store/session-store.js')};
@@ -77,13 +58,11 @@ describe('compaction from the build', () => {
       }));
       process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: out,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const child = build.run(script);
     expect(child.stderr).toBe('');
-    expect(fs.existsSync(path.join(out, 'server/compaction/compaction-worker.js'))).toBe(true);
+    expect(fs.existsSync(path.join(build.out, 'server/compaction/compaction-worker.js'))).toBe(
+      true,
+    );
     const result = JSON.parse(child.stdout) as Record<string, unknown>;
     expect(result).toEqual({
       omitted: expect.any(String),

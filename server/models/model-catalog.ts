@@ -16,7 +16,7 @@ import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-
  * the stream function.
  */
 
-export type { ModelCost, ModelInfo, ModelInput, ThinkingLevelMap } from './model-info.js';
+export type { ModelInfo, ThinkingLevelMap } from './model-info.js';
 
 /** What a browser may see about a model. */
 export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv'> {

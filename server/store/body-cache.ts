@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { EntryRecord, SessionIndex } from './session-index.js';
 import { parseBody } from './session-loader.js';
@@ -66,9 +67,11 @@ const RECENT_BODY_BYTES = 32 * 1024 * 1024;
 export class BodyCache {
   /** Large bodies held because their entries are on the active path. */
   private readonly retained = new Set<string>();
-  /** Bodies read recently but not on the active path, least recently used first. */
-  private readonly recent = new Map<string, { entry: SessionEntry; bytes: number }>();
-  private recentBytes = 0;
+  /**
+   * Bodies read recently but not on the active path, each weighing its line's bytes; the least
+   * recently used leave first once they pass the budget.
+   */
+  private readonly recent = new LRUCache<string, SessionEntry>({ maxSize: RECENT_BODY_BYTES });
 
   constructor(
     /** Bodies held for good (small ones) and retained ones. */
@@ -98,9 +101,8 @@ export class BodyCache {
     const recent = this.recent.get(record.id);
     if (recent) {
       this.recent.delete(record.id);
-      this.recentBytes -= recent.bytes;
-      this.hold(record, recent.entry, retain);
-      return recent.entry;
+      this.hold(record, recent, retain);
+      return recent;
     }
     if (!record.usable || !this.source || record.offset < 0) return undefined;
     const entry = parseBody(this.source.read(record.offset, record.length));
@@ -204,12 +206,8 @@ export class BodyCache {
   }
 
   private remember(id: string, entry: SessionEntry, bytes: number): void {
-    this.recent.set(id, { entry, bytes });
-    this.recentBytes += bytes;
-    for (const [oldId, old] of this.recent) {
-      if (this.recentBytes <= RECENT_BODY_BYTES) break;
-      this.recent.delete(oldId);
-      this.recentBytes -= old.bytes;
-    }
+    // lru-cache weighs each item at a positive whole number; a body bigger than the whole budget
+    // is not kept (and, unlike a plain loop over a Map, does not push out everything else).
+    this.recent.set(id, entry, { size: Math.max(1, bytes) });
   }
 }

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
+import { OUTSIDE_TMP } from './test-support/outside-tmp.js';
 
 /*
  * The attacks on sandboxed bash, run for real as the server's user (root on a container) and as
@@ -21,10 +21,8 @@ const KEY_SYSCALLS: Record<string, { addKey: number; keyctl: number }> = {
 };
 
 /** Outside /tmp: the sandbox's /tmp is its own, so files under the host's would hide anyway. */
-const persistentTmp = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
-
 beforeEach(() => {
-  base = fs.mkdtempSync(path.join(persistentTmp, 'arbor-sandbox-'));
+  base = fs.mkdtempSync(path.join(OUTSIDE_TMP, 'arbor-sandbox-'));
   fs.chmodSync(base, 0o755);
 });
 afterEach(() => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
+import { tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
 
@@ -16,20 +17,16 @@ afterAll(removeToolOutputRoot);
 
 let server: TestServer | undefined;
 let client: WsTestClient | undefined;
-const savedTmpdir = process.env.TMPDIR;
 afterEach(async () => {
   await client?.close().catch(() => undefined);
   await server?.close();
   server = undefined;
   client = undefined;
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
   delete process.env.ARBOR_TEST_SERVER_SECRET;
 });
 
 it("a session's bash cannot read the data folder, another workspace or the server's secrets", async () => {
-  // Folders outside /tmp: the sandbox's /tmp is its own, which would hide them anyway.
-  process.env.TMPDIR = fs.existsSync('/var/tmp') ? '/var/tmp' : process.env.HOME;
+  const restoreTmpdir = tmpdirOutsideTmp();
   process.env.ARBOR_TEST_SERVER_SECRET = 'sk-server-environment-secret';
   server = await startTestServer({
     extraWorkspaces: 1,
@@ -56,7 +53,7 @@ it("a session's bash cannot read the data folder, another workspace or the serve
   const dataDir = server.dataDir;
   const other = server.app.arbor.config.workspaces[1]!.path;
   fs.writeFileSync(path.join(other, 'secret.txt'), 'other workspace secret');
-  process.env.TMPDIR = savedTmpdir ?? '/tmp';
+  restoreTmpdir();
 
   client = await WsTestClient.open(server.wsUrl);
   const { sessionId } = await client.ok<{ sessionId: string }>({

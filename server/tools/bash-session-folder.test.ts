@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
+import { OUTSIDE_TMP, tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
 
@@ -18,7 +18,6 @@ afterAll(removeToolOutputRoot);
 let server: TestServer | undefined;
 let client: WsTestClient | undefined;
 let shared: string | undefined;
-const savedTmpdir = process.env.TMPDIR;
 afterEach(async () => {
   await client?.close().catch(() => undefined);
   await server?.close();
@@ -26,14 +25,11 @@ afterEach(async () => {
   server = undefined;
   client = undefined;
   shared = undefined;
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
 });
 
 it("a session's bash cannot list, read or change the relocated session folder", async () => {
-  // Folders outside /tmp: the sandbox's /tmp is its own, which would hide them anyway.
-  const outside = fs.existsSync('/var/tmp') ? '/var/tmp' : os.homedir();
-  process.env.TMPDIR = outside;
+  const restoreTmpdir = tmpdirOutsideTmp();
+  const outside = OUTSIDE_TMP;
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(outside, 'arbor-sessions-')));
   shared = folder;
   const other = path.join(folder, '2026-01-01T00-00-00-000Z_other-users-session.jsonl');
@@ -46,7 +42,7 @@ it("a session's bash cannot list, read or change the relocated session folder", 
     prepare: (dataDir) =>
       fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ sessionDir: folder })),
   });
-  process.env.TMPDIR = savedTmpdir ?? '/tmp';
+  restoreTmpdir();
   expect(server.app.arbor.config.sessionDir).toBe(folder);
 
   client = await WsTestClient.open(server.wsUrl);

@@ -1,6 +1,4 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { piFileWriter } from './pi-file-writer.js';
 
 /*
  * Writes a session file as pi writes it (version 3, one line per entry) straight into a
@@ -24,15 +22,11 @@ export function writePiSessionFile(
   turns: PiTurn[],
   start = Date.parse('2026-11-20T10:00:00.000Z'),
 ): { sessionId: string; file: string; entryIds: string[] } {
-  const sessionId = crypto.randomUUID();
-  const at = (i: number) => new Date(start + i * 1000).toISOString();
-  const lines: unknown[] = [{ type: 'session', version: 3, id: sessionId, timestamp: at(0), cwd }];
+  const writer = piFileWriter(cwd, start);
   const entryIds: string[] = [];
   turns.forEach((turn, i) => {
     const parentIndex = turn.parent ?? i - 1;
     const parentId = parentIndex >= 0 ? entryIds[parentIndex]! : null;
-    const id = crypto.randomBytes(4).toString('hex');
-    const timestamp = at(i + 1);
     const time = start + (i + 1) * 1000;
     const message =
       turn.role === 'user'
@@ -63,11 +57,7 @@ export function writePiSessionFile(
               isError: false,
               timestamp: time,
             };
-    lines.push({ type: 'message', id, parentId, timestamp, message });
-    entryIds.push(id);
+    entryIds.push(writer.append({ type: 'message', message }, parentId));
   });
-  fs.mkdirSync(sessionDir, { recursive: true });
-  const file = path.join(sessionDir, `${at(0).replace(/[:.]/g, '-')}_${sessionId}.jsonl`);
-  fs.writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
-  return { sessionId, file, entryIds };
+  return { sessionId: writer.sessionId, file: writer.write(sessionDir), entryIds };
 }
