@@ -19,6 +19,7 @@ const READ: CommandType[] = [
   'subscribe',
   'unsubscribe',
   'get_state',
+  'get_session_stats',
   'get_tree',
   'get_entries',
   'get_path',
