@@ -72,6 +72,7 @@ export function accessFor(command: CommandType): Access {
     case 'get_tree':
     case 'get_entries':
     case 'get_path':
+    case 'get_session_stats':
     case 'switch_session':
     case 'ping':
       return 'read';

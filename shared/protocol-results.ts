@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentMessageSchema, ImageContentSchema } from './messages.js';
 import { AgentStateSchema } from './protocol-events.js';
+import { SessionStatsSchema } from './session-stats-schema.js';
 import { WireTreeSchema } from './tree-wire.js';
 import { WorkspaceResourcesSchema } from './resources.js';
 
@@ -73,6 +74,7 @@ export const CommandResultSchemas = {
   set_session_name: empty,
   /** The id of the context_edit entry written (it arrives as `entry_appended` too). */
   edit_context: z.object({ entryId: z.string() }),
+  get_session_stats: SessionStatsSchema,
   ping: z.object({ time: z.number() }),
 } as const;
 

@@ -210,6 +210,10 @@ export const EditContextSchema = sessionCommand('edit_context', {
   targetId: EntryIdSchema,
   content: z.union([z.null(), PromptTextSchema, z.object({ restore: z.literal(true) })]),
 });
+/** Tokens and cost of the session and of the path to `entryId` (default: the leaf); reads only. */
+export const GetSessionStatsSchema = sessionCommand('get_session_stats', {
+  entryId: EntryIdSchema.optional(),
+});
 export const PingSchema = command('ping', {});
 
 export const CommandSchema = z.discriminatedUnion('type', [
@@ -237,6 +241,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   SetLabelSchema,
   SetSessionNameSchema,
   EditContextSchema,
+  GetSessionStatsSchema,
   PingSchema,
 ]);
 

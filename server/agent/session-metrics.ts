@@ -1,5 +1,6 @@
 import type { ContextUsage } from '../../shared/agent-events.js';
-import type { AgentMessage, AssistantMessage, Usage } from '../../shared/messages.js';
+import type { AgentMessage } from '../../shared/messages.js';
+import { entriesCost } from '../../shared/session-stats.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import {
   calculateContextTokens,
@@ -69,21 +70,5 @@ export function contextUsage(
  * compaction and branch summaries.
  */
 export function pathCost(branch: SessionEntry[]): number {
-  let total = 0;
-  for (const entry of branch) total += entryUsage(entry)?.cost?.total ?? 0;
-  return total;
-}
-
-function entryUsage(entry: SessionEntry): Usage | undefined {
-  switch (entry.type) {
-    case 'message':
-      if (entry.message.role === 'assistant') return (entry.message as AssistantMessage).usage;
-      return entry.message.role === 'toolResult' ? entry.message.usage : undefined;
-    case 'usage':
-    case 'compaction':
-    case 'branch_summary':
-      return entry.usage;
-    default:
-      return undefined;
-  }
+  return entriesCost(branch);
 }

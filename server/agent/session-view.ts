@@ -14,6 +14,7 @@ export type SessionView = Pick<
   | 'getEntry'
   | 'getNode'
   | 'getBranch'
+  | 'forEachEntry'
   | 'getLeafId'
   | 'getSessionName'
 >;

@@ -20,6 +20,7 @@ const READ: CommandType[] = [
   'unsubscribe',
   'get_state',
   'get_resources',
+  'get_session_stats',
   'get_tree',
   'get_entries',
   'get_path',

@@ -9,6 +9,7 @@ import type { LiveSession } from './live-session.js';
 import { SNAPSHOT_MESSAGES, snapshotMessages } from './path-messages.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionHub } from './session-hub.js';
+import { sessionStatsOf } from './session-stats.js';
 
 /*
  * Maps each WebSocket command to the hub and the AgentSession, after the authorisation check the
@@ -274,6 +275,8 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
             : { restore: true as const };
       return { entryId: await live.agent.editContext(command.targetId, change) };
     }
+    case 'get_session_stats':
+      return sessionStatsOf(await target(ctx, command), command.entryId);
     case 'ping':
       return { time: Date.now() };
     default:

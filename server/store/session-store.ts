@@ -202,6 +202,18 @@ export class SessionStore {
     return this.bodies.readAll(records);
   }
 
+  /**
+   * Every entry in file order (leaf markers left out), read in batches and not kept in memory:
+   * for a fold over the whole session (its statistics).
+   */
+  forEachEntry(visit: (entry: SessionEntry) => void): void {
+    const records = this.index.order
+      .map((id) => this.index.byId.get(id))
+      .filter((record): record is EntryRecord => record !== undefined && !record.marker);
+    for (let i = 0; i < records.length; i += 512)
+      for (const entry of this.bodies.readAll(records.slice(i, i + 512))) visit(entry);
+  }
+
   getLabel(id: string): string | undefined {
     return this.index.labels.get(id)?.label;
   }
