@@ -45,13 +45,13 @@ describe('ReplayBuffer', () => {
     expect(buffer.since(0, 2, 0)).toBeUndefined();
   });
 
-  it('gives back every kept frame byte for byte, whatever their sizes, across slabs', () => {
+  it('gives back every kept frame byte for byte, whatever their sizes', () => {
     const random = prng(7);
     const buffer = new ReplayBuffer(300, 2 * 1024 * 1024);
     const sent: Buffer[] = [];
     let checked = 0;
     for (let seq = 1; seq <= 3000; seq++) {
-      // Mostly small frames, some past a slab (256 KiB), each filled with its own bytes.
+      // Mostly small frames, some past 256 KiB, each filled with its own bytes.
       const size =
         random() < 0.01 ? 256 * 1024 + Math.floor(random() * 100_000) : Math.floor(random() * 5000);
       const bytes = Buffer.alloc(size, seq % 251);
