@@ -96,5 +96,5 @@ test('a session with 10 MB pictures on its path opens, stays connected and shows
   await expect(conversation(page)).toContainText('long note 0');
   await expect(conversation(page).getByText('Loading…')).toHaveCount(0);
   await expect(conversation(page).getByText('could not be read')).toHaveCount(0);
-  await expect(page.getByRole('status')).toHaveText('');
+  await expect(page.getByRole('banner').getByRole('status')).toHaveText('');
 });
