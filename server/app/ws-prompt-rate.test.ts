@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
+
+/*
+ * A member who floods prompts: `promptsPerMinute` holds per user, across all of that user's
+ * connections (server/hub/rate-limiter.ts; decision 090 says why it is not @fastify/rate-limit).
+ */
+
+let server: TestServer | undefined;
+const clients: WsTestClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+  await server?.close();
+  server = undefined;
+});
+
+async function openSession(): Promise<{ client: WsTestClient; sessionId: string }> {
+  const client = await WsTestClient.open(server!.wsUrl);
+  clients.push(client);
+  const { sessionId } = await client.ok<{ sessionId: string }>({
+    type: 'new_session',
+    workspaceId: server!.workspaceId,
+  });
+  await client.ok({ type: 'subscribe', sessionId });
+  return { client, sessionId };
+}
+
+describe('prompts per minute', () => {
+  it('refuses the prompt past the limit with rate_limited, on another connection too', async () => {
+    server = await startTestServer({ config: { promptsPerMinute: 2 } });
+    const first = await openSession();
+    for (const text of ['one', 'two']) {
+      const ended = first.client.waitForEvent(first.sessionId, 'agent_end');
+      await first.client.ok({ type: 'prompt', sessionId: first.sessionId, text });
+      await ended;
+    }
+    const refused = await first.client.request({
+      type: 'prompt',
+      sessionId: first.sessionId,
+      text: 'three',
+    });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? undefined : refused.error.code).toBe('rate_limited');
+
+    // A fresh connection of the same user does not get a fresh allowance.
+    const second = await openSession();
+    const again = await second.client.request({
+      type: 'follow_up',
+      sessionId: second.sessionId,
+      text: 'four',
+    });
+    expect(again.ok ? undefined : again.error.code).toBe('rate_limited');
+  });
+});
