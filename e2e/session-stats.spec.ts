@@ -97,8 +97,8 @@ test('the statistics dialog shows the tokens the model reported, and Escape retu
     const total = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
     await expect(totals.locator('[data-stat="total"]')).toHaveText(grouped(total));
     // One user prompt and one answer, and the model's own row.
-    await expect(table.getByRole('row', { name: /^Messages/ })).toContainText('1 user');
-    await expect(table.getByRole('row', { name: /^Messages/ })).toContainText('1 assistant');
+    await expect(table.getByRole('row', { name: /^Messages/ })).toContainText('user 1,');
+    await expect(table.getByRole('row', { name: /^Messages/ })).toContainText('assistant 1,');
     await expect(table.locator('tbody tr')).toHaveCount(1);
   }
 

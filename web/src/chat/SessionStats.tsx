@@ -15,7 +15,7 @@ interface SessionStatsProps {
 }
 
 /** One table of figures: message counts, then tokens and cost, overall and per model. */
-function UsageTable({ caption, usage }: { caption: string; usage: Usage }) {
+export function UsageTable({ caption, usage }: { caption: string; usage: Usage }) {
   const t = usage.tokens;
   return (
     <table className="session-stats-table">
@@ -57,9 +57,9 @@ function UsageTable({ caption, usage }: { caption: string; usage: Usage }) {
         <tr>
           <th scope="row">Messages</th>
           <td colSpan={6}>
-            {formatCount(usage.totalMessages)} ({formatCount(usage.userMessages)} user,{' '}
-            {formatCount(usage.assistantMessages)} assistant, {formatCount(usage.toolCalls)} tool
-            calls, {formatCount(usage.toolResults)} tool results)
+            {formatCount(usage.totalMessages)} (user {formatCount(usage.userMessages)}, assistant{' '}
+            {formatCount(usage.assistantMessages)}, tool calls {formatCount(usage.toolCalls)}, tool
+            results {formatCount(usage.toolResults)})
           </td>
         </tr>
       </tfoot>
