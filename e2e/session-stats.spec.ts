@@ -102,6 +102,16 @@ test('the statistics dialog shows the tokens the model reported, and Escape retu
     await expect(table.locator('tbody tr')).toHaveCount(1);
   }
 
+  // Tab stays within the dialog, both ways.
+  const figures = dialog.getByRole('region', { name: 'Statistics figures' });
+  await expect(figures).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(figures).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(button).toBeFocused();
