@@ -165,6 +165,9 @@ function WorkbenchPage({
           onClone={clone}
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
+          socket={socket}
+          sessionId={view?.sessionId ?? null}
+          readingEntryId={reading.entryId}
         />
         {view ? (
           <ExportShare

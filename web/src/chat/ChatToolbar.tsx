@@ -3,6 +3,8 @@ import type { AgentState, ModelSummary } from '../../../shared/protocol';
 import { ModelPicker } from './ModelPicker';
 import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
+import { SessionStats } from './SessionStats';
+import type { ArborSocket } from '../socket/arbor-socket';
 
 interface ChatToolbarProps {
   title: string;
@@ -21,6 +23,10 @@ interface ChatToolbarProps {
   onNew(): void;
   /** How many messages of the path a compaction summarised (a legend beside the meter says so). */
   summarised?: number;
+  /** For the Statistics dialog: the socket it asks on, the session, and the entry being read. */
+  socket: ArborSocket;
+  sessionId: string | null;
+  readingEntryId: string | null;
 }
 
 function compactNumber(value: number): string {
@@ -107,6 +113,11 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
+        <SessionStats
+          socket={props.socket}
+          sessionId={props.sessionId}
+          readingEntryId={props.readingEntryId}
+        />
       </div>
       {props.readOnly ? (
         compacting
