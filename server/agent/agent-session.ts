@@ -14,6 +14,7 @@ import type { SessionView } from './session-view.js';
 import type { AgentResources } from './agent-resources.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
+import { EventListeners } from './event-listeners.js';
 import {
   createCompleteFn,
   runContextSteps,
@@ -52,7 +53,7 @@ export class AgentSession {
   readonly store: SessionStore;
   private readonly catalog: ModelCatalog;
   private readonly deps: AgentSessionDeps;
-  private readonly listeners = new Set<(event: AgentSessionEvent) => void>();
+  private readonly listeners = new EventListeners<AgentSessionEvent>();
   private readonly unsubscribeStore: () => void;
   private messages: AgentMessage[];
   private model: ModelInfo;
@@ -87,8 +88,7 @@ export class AgentSession {
 
   /** Every agent event and every store change, in one ordered stream. */
   subscribe(listener: (event: AgentSessionEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /**
@@ -340,13 +340,7 @@ export class AgentSession {
   }
 
   private emit(event: AgentSessionEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener must not break the run or the other listeners.
-      }
-    }
+    this.listeners.emit(event);
   }
 
   private execute(prompts: AgentMessage[]): Promise<void> {
