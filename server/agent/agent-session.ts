@@ -15,6 +15,7 @@ import type { AgentResources } from './agent-resources.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import { EventListeners } from './event-listeners.js';
+import { runShellCommand, shellRunner } from './shell-command.js';
 import {
   createCompleteFn,
   runContextSteps,
@@ -54,6 +55,7 @@ export class AgentSession {
   private readonly catalog: ModelCatalog;
   private readonly deps: AgentSessionDeps;
   private readonly listeners = new EventListeners<AgentSessionEvent>();
+  private readonly emit = (event: AgentSessionEvent): void => this.listeners.emit(event);
   private readonly unsubscribeStore: () => void;
   private messages: AgentMessage[];
   private model: ModelInfo;
@@ -133,6 +135,17 @@ export class AgentSession {
         'That queued message is no longer in the queue: it was delivered or taken back already',
       );
     return removed;
+  }
+
+  /** The editor's `!command`, saved as pi's bashExecution message once no run is streaming. */
+  async bash(command: string, excludeFromContext: boolean): Promise<AgentMessage> {
+    this.store.ensureWritable();
+    const run = shellRunner(this.deps.tools);
+    const message = await runShellCommand(run, command, excludeFromContext);
+    while (this.run) await this.run.catch(() => undefined);
+    this.store.appendMessage(message);
+    this.rebuildContext();
+    return message;
   }
 
   /** Stops the run at once (HTTP request and tool processes) and waits until it has ended. */
@@ -337,10 +350,6 @@ export class AgentSession {
         'A compaction is running; wait for it to finish or abort it first',
       );
     if (this.run) throw new SessionBusyError();
-  }
-
-  private emit(event: AgentSessionEvent): void {
-    this.listeners.emit(event);
   }
 
   private execute(prompts: AgentMessage[]): Promise<void> {

@@ -233,13 +233,17 @@ export function createBashTool(workspace: string, options: BashToolOptions) {
   const runner = new BashRunner(workspace, options);
   const defaultTimeout = options.timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   const maxTimeout = options.timeouts?.maxSeconds ?? MAX_TIMEOUT_SECONDS;
-  return defineTool({
+  const tool = defineTool({
     name: 'bash',
     description: `Execute a bash command in the workspace. Returns stdout and stderr. Output is truncated to the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first); the full output is then saved to a file. Optionally provide a timeout in seconds (default ${defaultTimeout}, at most ${maxTimeout}).${sandboxNote(options)}`,
     schema,
     execute: (args, { signal, onUpdate }) =>
       runCommand(runner, args.command, args.timeout, signal, onUpdate),
   });
+  /** The editor's `!command`: the same workspace, sandbox, limits and truncation as the tool. */
+  const runShell = (command: string, signal: AbortSignal): Promise<CommandOutcome> =>
+    executeCommand(runner, command, undefined, signal, () => undefined);
+  return Object.assign(tool, { runShell });
 }
 
 /** What one command left: its output's tail, and how it ended. */
