@@ -143,8 +143,10 @@ export class AgentSession {
     const run = shellRunner(this.deps.tools);
     const message = await runShellCommand(run, command, excludeFromContext);
     while (this.run) await this.run.catch(() => undefined);
-    this.store.appendMessage(message);
+    // Its message_end names the entry, as for the agent's messages: the page shows it from that.
+    const entryId = this.store.appendMessage(message);
     this.rebuildContext();
+    this.emit({ type: 'message_end', message, entryId });
     return message;
   }
 
