@@ -108,6 +108,7 @@ beforeAll(async () => {
   const tokens = {} as Record<Name, string>;
   server = await startTestServer({
     prepare: async (dataDir) => {
+      fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'data-folder-secret');
       const users = new UserStore(dataDir);
       for (const [name, role] of Object.entries(USERS)) {
         tokens[name as Name] = (await users.add(name, role)).token;
@@ -160,6 +161,14 @@ describe('bash (the editor shell command)', () => {
     expect(sent).toContain('Ran `echo marker-one`');
     expect(sent).toContain('marker-one');
     expect(sent).not.toContain('marker-two');
+  });
+
+  it('runs in the sandbox: the data folder cannot be read', async () => {
+    const command = `cat ${server.dataDir}/notes.txt; echo "found: $(find ${server.dataDir} -mindepth 1 2>/dev/null | wc -l)"`;
+    await clients.max.ok({ type: 'bash', sessionId, command });
+    const saved = lastLine() as { message: { output: string; exitCode: number } };
+    expect(saved.message.output).toContain('found: 0');
+    expect(saved.message.output).not.toContain('data-folder-secret');
   });
 
   it('refuses a viewer, writing nothing', async () => {
