@@ -83,6 +83,7 @@ export function accessFor(command: CommandType): Access {
     case 'prompt':
     case 'steer':
     case 'follow_up':
+    case 'bash':
     case 'abort':
     case 'clear_queue':
     case 'dequeue':

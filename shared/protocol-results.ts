@@ -72,6 +72,8 @@ export const CommandResultSchemas = {
   set_thinking_level: empty,
   set_label: empty,
   set_session_name: empty,
+  /** The bashExecution entry is saved (it arrives as `entry_appended` too). */
+  bash: empty,
   /** The id of the context_edit entry written (it arrives as `entry_appended` too). */
   edit_context: z.object({ entryId: z.string() }),
   get_session_stats: SessionStatsSchema,

@@ -153,6 +153,11 @@ export const FollowUpSchema = sessionCommand('follow_up', {
   text: PromptTextSchema,
   images: ImagesSchema.optional(),
 });
+/** The editor's `!command` (`!!command`: excludeFromContext), run in the workspace's shell. */
+export const BashSchema = sessionCommand('bash', {
+  command: z.string().min(1).max(100_000),
+  excludeFromContext: z.boolean().optional(),
+});
 export const AbortSchema = sessionCommand('abort', {});
 export const ClearQueueSchema = sessionCommand('clear_queue', {});
 /** Takes back the queued message at `index`, which must still read `text`. */
@@ -221,6 +226,7 @@ export const CommandSchema = z.discriminatedUnion('type', [
   UnsubscribeSchema,
   PromptSchema,
   SteerSchema,
+  BashSchema,
   FollowUpSchema,
   AbortSchema,
   ClearQueueSchema,

@@ -14,6 +14,8 @@ import type { SessionView } from './session-view.js';
 import type { AgentResources } from './agent-resources.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
+import { EventListeners } from './event-listeners.js';
+import { runShellCommand, shellRunner } from './shell-command.js';
 import {
   createCompleteFn,
   runContextSteps,
@@ -52,7 +54,8 @@ export class AgentSession {
   readonly store: SessionStore;
   private readonly catalog: ModelCatalog;
   private readonly deps: AgentSessionDeps;
-  private readonly listeners = new Set<(event: AgentSessionEvent) => void>();
+  private readonly listeners = new EventListeners<AgentSessionEvent>();
+  private readonly emit = (event: AgentSessionEvent): void => this.listeners.emit(event);
   private readonly unsubscribeStore: () => void;
   private messages: AgentMessage[];
   private model: ModelInfo;
@@ -87,8 +90,7 @@ export class AgentSession {
 
   /** Every agent event and every store change, in one ordered stream. */
   subscribe(listener: (event: AgentSessionEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /**
@@ -133,6 +135,19 @@ export class AgentSession {
         'That queued message is no longer in the queue: it was delivered or taken back already',
       );
     return removed;
+  }
+
+  /** The editor's `!command`, saved as pi's bashExecution message once no run is streaming. */
+  async bash(command: string, excludeFromContext: boolean): Promise<AgentMessage> {
+    this.store.ensureWritable();
+    const run = shellRunner(this.deps.tools);
+    const message = await runShellCommand(run, command, excludeFromContext);
+    while (this.run) await this.run.catch(() => undefined);
+    // Its message_end names the entry, as for the agent's messages: the page shows it from that.
+    const entryId = this.store.appendMessage(message);
+    this.rebuildContext();
+    this.emit({ type: 'message_end', message, entryId });
+    return message;
   }
 
   /** Stops the run at once (HTTP request and tool processes) and waits until it has ended. */
@@ -337,16 +352,6 @@ export class AgentSession {
         'A compaction is running; wait for it to finish or abort it first',
       );
     if (this.run) throw new SessionBusyError();
-  }
-
-  private emit(event: AgentSessionEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener must not break the run or the other listeners.
-      }
-    }
   }
 
   private execute(prompts: AgentMessage[]): Promise<void> {

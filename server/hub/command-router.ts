@@ -253,6 +253,11 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       live.agent.setLabel(command.entryId, command.label);
       return {};
     }
+    case 'bash': {
+      const live = await target(ctx, command);
+      await live.agent.bash(command.command, command.excludeFromContext === true);
+      return {};
+    }
     case 'set_session_name': {
       const live = await target(ctx, command);
       live.agent.setSessionName(command.name);

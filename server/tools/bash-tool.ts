@@ -233,13 +233,30 @@ export function createBashTool(workspace: string, options: BashToolOptions) {
   const runner = new BashRunner(workspace, options);
   const defaultTimeout = options.timeouts?.defaultSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   const maxTimeout = options.timeouts?.maxSeconds ?? MAX_TIMEOUT_SECONDS;
-  return defineTool({
+  const tool = defineTool({
     name: 'bash',
     description: `Execute a bash command in the workspace. Returns stdout and stderr. Output is truncated to the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first); the full output is then saved to a file. Optionally provide a timeout in seconds (default ${defaultTimeout}, at most ${maxTimeout}).${sandboxNote(options)}`,
     schema,
     execute: (args, { signal, onUpdate }) =>
       runCommand(runner, args.command, args.timeout, signal, onUpdate),
   });
+  /** The editor's `!command`: the same workspace, sandbox, limits and truncation as the tool. */
+  const runShell = (command: string, signal: AbortSignal): Promise<CommandOutcome> =>
+    executeCommand(runner, command, undefined, signal, () => undefined);
+  return Object.assign(tool, { runShell });
+}
+
+/** What one command left: its output's tail, and how it ended. */
+export interface CommandOutcome {
+  /** The tail of the output (see truncate.ts), without any note. */
+  output: string;
+  /** Undefined when the command was cancelled, timed out or never reported one. */
+  exitCode: number | undefined;
+  ended: 'aborted' | 'timeout' | undefined;
+  timeoutSecs: number;
+  truncation: Truncation;
+  /** The whole output, kept when the tail is truncated and the file could be written. */
+  fullOutputPath: string | undefined;
 }
 
 async function runCommand(
@@ -249,6 +266,50 @@ async function runCommand(
   signal: AbortSignal,
   onUpdate: (partial: ToolResultValue) => void,
 ): Promise<ToolResultValue> {
+  const outcome = await executeCommand(runner, command, requestedTimeout, signal, (text) =>
+    onUpdate({ content: [{ type: 'text', text }], details: {} }),
+  );
+  const { truncation, fullOutputPath, ended, timeoutSecs } = outcome;
+  let output = outcome.output;
+  let details: Record<string, unknown> | undefined;
+  if (truncation.truncated) {
+    details = { truncation, fullOutputPath };
+    const endLine = truncation.totalLines;
+    const startLine = endLine - truncation.outputLines + 1;
+    const full = fullOutputPath
+      ? `Full output: ${fullOutputPath}`
+      : 'The full output could not be saved';
+    if (truncation.lastLinePartial)
+      output += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${endLine}. ${full}]`;
+    else if (truncation.truncatedBy === 'lines')
+      output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines}. ${full}]`;
+    else
+      output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit). ${full}]`;
+  }
+  const withStatus = (status: string) => (output ? `${output}\n\n${status}` : status);
+  if (ended === 'aborted') throw new Error(withStatus('Command aborted'));
+  if (ended === 'timeout')
+    throw new Error(withStatus(`Command timed out after ${timeoutSecs} seconds`));
+  if (outcome.exitCode !== 0)
+    throw new Error(withStatus(`Command exited with code ${outcome.exitCode ?? 'unknown'}`));
+  return {
+    content: [{ type: 'text', text: output || '(no output)' }],
+    ...(details ? { details } : {}),
+  };
+}
+
+/**
+ * Runs one command in the runner's workspace and sandbox, with the tool's limits and truncation.
+ * Rejects only when the command could not start; a failing, cancelled or timed-out command
+ * resolves with how it ended.
+ */
+export async function executeCommand(
+  runner: BashRunner,
+  command: string,
+  requestedTimeout: number | undefined,
+  signal: AbortSignal,
+  onOutput: (tail: string) => void,
+): Promise<CommandOutcome> {
   if (signal.aborted) throw new Error('Command aborted');
   const {
     file,
@@ -373,7 +434,7 @@ async function runCommand(
       if (!updateTimer)
         updateTimer = setTimeout(() => {
           updateTimer = undefined;
-          onUpdate({ content: [{ type: 'text', text: snapshot().text }], details: {} });
+          onOutput(snapshot().text);
         }, UPDATE_INTERVAL_MS);
     };
     child.stdout!.on('data', onData);
@@ -409,33 +470,14 @@ async function runCommand(
     };
     const settle = (code: number | null) => {
       const { text, truncation } = snapshot();
-      let output = text;
-      let details: Record<string, unknown> | undefined;
-      if (truncation.truncated) {
-        details = { truncation, fullOutputPath };
-        const endLine = truncation.totalLines;
-        const startLine = endLine - truncation.outputLines + 1;
-        const full = fullOutputPath
-          ? `Full output: ${fullOutputPath}`
-          : 'The full output could not be saved';
-        if (truncation.lastLinePartial)
-          output += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${endLine}. ${full}]`;
-        else if (truncation.truncatedBy === 'lines')
-          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines}. ${full}]`;
-        else
-          output += `\n\n[Showing lines ${startLine}-${endLine} of ${truncation.totalLines} (${formatSize(DEFAULT_MAX_BYTES)} limit). ${full}]`;
-      }
-      const withStatus = (status: string) => (output ? `${output}\n\n${status}` : status);
-      if (ended === 'aborted') reject(new Error(withStatus('Command aborted')));
-      else if (ended === 'timeout')
-        reject(new Error(withStatus(`Command timed out after ${timeoutSecs} seconds`)));
-      else if (code !== 0)
-        reject(new Error(withStatus(`Command exited with code ${code ?? 'unknown'}`)));
-      else
-        resolve({
-          content: [{ type: 'text', text: output || '(no output)' }],
-          ...(details ? { details } : {}),
-        });
+      resolve({
+        output: text,
+        exitCode: ended === undefined && code !== null ? code : undefined,
+        ended,
+        timeoutSecs,
+        truncation,
+        fullOutputPath: truncation.truncated ? fullOutputPath : undefined,
+      });
     };
     child.once('error', (error) => finish(null, error));
     child.once('close', (code) => finish(code));

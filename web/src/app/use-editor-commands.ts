@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ImageContent } from '../../../shared/messages';
 import type { QueueName, SendMode } from '../chat/Editor';
 import type { ArborSocket } from '../socket/arbor-socket';
+import { parseShellCommand } from '../../../shared/shell-command';
 
 /** The editor's content and its setters, owned by the page. */
 export interface EditorContent {
@@ -43,12 +44,15 @@ export function useEditorCommands({
       const attached = images;
       setEditorText('');
       setImages([]);
-      const command = {
-        type: mode,
-        sessionId,
-        text,
-        ...(attached.length ? { images: attached } : {}),
-      } as const;
+      const shell = parseShellCommand(text);
+      const command = shell
+        ? ({ type: 'bash', sessionId, ...shell } as const)
+        : ({
+            type: mode,
+            sessionId,
+            text,
+            ...(attached.length ? { images: attached } : {}),
+          } as const);
       socket.request(command).catch((error: unknown) => {
         setEditorText((current) => (current ? current : text));
         setImages((current) => (current.length ? current : attached));

@@ -1,4 +1,5 @@
 import { memo, useEffect, useRef } from 'react';
+import { ShellHint } from './ShellHint';
 import type { ImageContent } from '../../../shared/messages';
 import { SendNote, sendRefusal } from './SendNote';
 import { SlashMenu } from './SlashMenu';
@@ -139,6 +140,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
         ref={area}
         {...slash.ariaProps}
         aria-label="Message"
+        aria-describedby="shell-hint"
         autoFocus
         rows={3}
         disabled={!canWrite}
@@ -176,6 +178,7 @@ export const Editor = memo(function Editor(props: EditorProps) {
           );
         }}
       />
+      <ShellHint text={value} />
       <div className="editor-actions">
         <SendNote length={value.length} blocked={props.sendBlocked} />
         <button
