@@ -14,6 +14,7 @@ import type { SessionView } from './session-view.js';
 import type { AgentResources } from './agent-resources.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
+import { compactWithEvents, type CompactionOutcome } from './compaction-run.js';
 import { EventListeners } from './event-listeners.js';
 import { runShellCommand, shellRunner } from './shell-command.js';
 import {
@@ -475,34 +476,18 @@ export class AgentSession {
     reason: CompactionReason,
     customInstructions: string | undefined,
     willRetry: boolean,
-  ): Promise<{ ok: true; result: CompactionResult } | { ok: false; error: Error }> {
+  ): Promise<CompactionOutcome> {
     const compactor = this.deps.compactor;
     if (!compactor)
       return { ok: false, error: new NotSupportedError('Compaction is not available') };
     const signal = this.controller?.signal ?? new AbortController().signal;
     this.compacting = true;
-    this.emit({ type: 'compaction_start', reason });
     try {
-      const result = await compactor.compact(this.compactionContext(signal), {
-        reason,
-        ...(customInstructions !== undefined ? { customInstructions } : {}),
-      });
-      this.rebuildContext();
-      this.emit({ type: 'compaction_end', reason, result, aborted: false, willRetry });
-      return { ok: true, result };
-    } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      // As pi: an aborted compaction carries no error; a failed manual one says what failed.
-      const aborted = signal.aborted || err.name === 'AbortError';
-      const errorMessage = reason === 'manual' ? `Compaction failed: ${err.message}` : err.message;
-      this.emit({
-        type: 'compaction_end',
-        reason,
-        aborted,
-        willRetry: false,
-        ...(aborted ? {} : { errorMessage }),
-      });
-      return { ok: false, error: err };
+      const run = { reason, customInstructions, willRetry };
+      const context = this.compactionContext(signal);
+      return await compactWithEvents(compactor, context, run, this.emit, () =>
+        this.rebuildContext(),
+      );
     } finally {
       this.compacting = false;
       this.emitState();
