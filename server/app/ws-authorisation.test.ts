@@ -87,6 +87,8 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
     case 'steer':
     case 'follow_up':
       return { type, sessionId, text: `${type} text` };
+    case 'bash':
+      return { type, sessionId, command: 'true' };
     case 'get_entries':
       return { type, sessionId, ids: [session.userEntry] };
     case 'get_path':
