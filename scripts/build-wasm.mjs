@@ -7,7 +7,8 @@ import asc from 'assemblyscript/asc';
 
 export const SOURCE = 'wasm/line-scan/line-scan.ts';
 export const TARGET = 'server/store/line-scan-wasm.ts';
-/** The compiler's options: a release build, SIMD for the newline and pattern searches. */
+/** The compiler's options: a release build, SIMD for the newline and pattern searches; `stub` is
+ * AssemblyScript's runtime without a garbage collector (the scan allocates nothing it frees). */
 export const OPTIONS = [
   '--runtime',
   'stub',
