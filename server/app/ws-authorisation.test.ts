@@ -6,6 +6,7 @@ import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { UserStore } from '../auth/user-store.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
+import { loginCookie } from './test-support/login-cookie.js';
 
 /*
  * Every role × every command × own and another's session, over a real WebSocket with real logins.
@@ -45,14 +46,8 @@ function sessionFileCount(dir: string): number {
     .length;
 }
 
-async function login(token: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+function login(token: string): Promise<string> {
+  return loginCookie(server.url, token);
 }
 
 async function seed(owner: 'max' | 'ann') {

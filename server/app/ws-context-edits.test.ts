@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TreeNode } from '../../shared/session-entries.js';
@@ -14,6 +12,8 @@ import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
+import { loginCookie } from './test-support/login-cookie.js';
+import { startRecordingProxy } from './test-support/recording-proxy.js';
 
 /*
  * Context edits by people, over a real WebSocket with real logins: `edit_context` appends a pi 1.6
@@ -27,49 +27,15 @@ const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
 let demo: RunningDemoModel;
-let proxy: http.Server;
+let proxy: { url: string; close(): Promise<void> };
 let server: TestServer;
 const bodies: { messages: { role: string; content: unknown }[] }[] = [];
 const clients = {} as Record<Name, WsTestClient>;
 let sessionId: string;
 let proxyUrl: string;
 
-async function startRecordingProxy(): Promise<string> {
-  const target = new URL(demo.baseUrl);
-  proxy = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (body.length > 0) bodies.push(JSON.parse(body.toString('utf8')) as (typeof bodies)[0]);
-      const forward = http.request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: `${target.pathname}${req.url!.replace(/^\/v1/, '')}`,
-          headers: { ...req.headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
-}
-
-async function login(token: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+function login(token: string): Promise<string> {
+  return loginCookie(server.url, token);
 }
 
 async function prompt(text: string): Promise<void> {
@@ -141,7 +107,8 @@ function contextTexts(): string[] {
 
 beforeAll(async () => {
   demo = await startDemoModel({ port: 0 });
-  proxyUrl = await startRecordingProxy();
+  proxy = await startRecordingProxy(demo.baseUrl, bodies);
+  proxyUrl = proxy.url;
   const tokens = {} as Record<Name, string>;
   server = await startTestServer({
     prepare: async (dataDir) => {
@@ -169,7 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of Object.values(clients)) await client.close();
   await server.close();
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await demo.close();
 });
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addUserWithCli, removeUserWithCli } from './test-support/run-cli.js';
 import { startTestServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
+import { loginCookie } from './test-support/login-cookie.js';
 
 /*
  * A WebSocket that only listens never sends a command, so a check per command never runs for it.
@@ -17,14 +18,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function login(token: string): Promise<string> {
-  const res = await fetch(`${server?.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
+function login(token: string): Promise<string> {
+  return loginCookie(server?.url ?? '', token);
 }
 
 function closeOf(client: WsTestClient): Promise<{ code: number; reason: string }> {
