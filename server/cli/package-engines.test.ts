@@ -6,14 +6,20 @@ import { describe, expect, it } from 'vitest';
 /*
  * `npm ci` on every Node Arbor runs on prints no engine warning: each package the root lockfile
  * installs accepts that Node, and pi 1.6 (Node >= 22.19) is installed apart, under Node 22
- * (scripts/install-oracles.mjs).
+ * (scripts/install-oracles.mjs). Nor does it print npm's install-script advisory: every package
+ * with an install script is named in `allowScripts` (allowed, or denied where the script does
+ * nothing Arbor needs), which npm 12 will enforce.
  */
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const readJson = (file: string) =>
   JSON.parse(fs.readFileSync(path.join(repo, file), 'utf8')) as {
     engines?: { node?: string };
-    packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+    allowScripts?: Record<string, boolean>;
+    packages: Record<
+      string,
+      { version?: string; engines?: { node?: string } | string[]; hasInstallScript?: boolean }
+    >;
   };
 
 /** The oldest release of each line Arbor supports, and a later one. */
@@ -58,5 +64,17 @@ describe('engines', () => {
       const range = nodeRange(entry);
       if (range !== undefined) expect(semver.satisfies(node22, range), where).toBe(true);
     }
+  });
+
+  it.each([
+    ['package.json', 'package-lock.json'],
+    ['oracles/pi16/package.json', 'oracles/pi16/package-lock.json'],
+  ])('%s decides on every locked package with an install script', (manifest, lockfile) => {
+    const decided = readJson(manifest).allowScripts ?? {};
+    const undecided = Object.entries(readJson(lockfile).packages)
+      .filter(([where, entry]) => where !== '' && entry.hasInstallScript)
+      .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .filter((name) => !(name in decided));
+    expect(undecided).toEqual([]);
   });
 });
