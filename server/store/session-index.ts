@@ -9,7 +9,13 @@ import type { TreeNode } from '../../shared/session-entries.js';
 /** The customType of the entries that persist a leaf move (docs/decisions/001-leaf-persistence.md). */
 export const LEAF_MARKER_TYPE = 'arbor.leaf';
 
-export interface EntryRecord {
+/**
+ * One entry of the skeleton. A class, so that every record has the same shape whichever path
+ * made it (the scan of a message line, a parsed line, an append): the code that walks records
+ * then stays monomorphic, which a big open needs (an object literal per path gave V8 several
+ * shapes and sent the index's `add` back to the interpreter for the rest of the file).
+ */
+export class EntryRecord {
   readonly id: string;
   /** `parentId` as written in the file. */
   parentId: string | null;
@@ -34,16 +40,45 @@ export interface EntryRecord {
    * nearest thinking change, model source and compaction at or above this entry. With these a
    * context is built from the entries it contains, not from the whole path to the root.
    */
-  depth: number;
+  depth = NO_ANCESTRY.depth;
   /**
    * Where the index keeps this record, and the record `parentId` names (-1 until it is added,
    * or when the parent was not there yet): walks up the tree follow positions, not id lookups.
    */
-  slot: number;
-  parentSlot: number;
-  thinking: EntryRecord | undefined;
-  model: EntryRecord | undefined;
-  compaction: EntryRecord | undefined;
+  slot = NO_ANCESTRY.slot;
+  parentSlot = NO_ANCESTRY.parentSlot;
+  thinking: EntryRecord | undefined = undefined;
+  model: EntryRecord | undefined = undefined;
+  compaction: EntryRecord | undefined = undefined;
+
+  /**
+   * `node` is the entry's skeleton; `line`, `offset`, `length` where it is in the file. Its id,
+   * parent and type come apart from it: nodes have several shapes (optional keys), and reading
+   * them here would make this constructor see them all.
+   */
+  constructor(
+    id: string,
+    parentId: string | null,
+    type: string,
+    role: string | undefined,
+    node: TreeNode,
+    line: number,
+    offset: number,
+    length: number,
+    usable: boolean,
+    marker: boolean,
+  ) {
+    this.id = id;
+    this.parentId = parentId;
+    this.type = type;
+    this.role = role;
+    this.node = node;
+    this.line = line;
+    this.offset = offset;
+    this.length = length;
+    this.usable = usable;
+    this.marker = marker;
+  }
 }
 
 /** The depth of a record while `SessionIndex.ancestry` walks through it. */
@@ -106,8 +141,10 @@ export class SessionIndex {
           ? last
           : this.byId.get(parentId);
     if (parent) {
+      // The record shares its parent's id string. Its node is left as it is (nodes have several
+      // shapes, a write here would make `add` see them all): the scan already gave it the
+      // previous line's string, the common case.
       record.parentId = parent.id;
-      record.node.parentId = parent.id;
       record.parentSlot = parent.slot;
       if (parent.marker) this.markerParents = true;
     } else if (parentId !== null) {

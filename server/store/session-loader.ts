@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { SessionEntry, SessionHeader } from '../../shared/session-entries.js';
 import { parseLine, type ParsedLine } from './session-lines.js';
-import { LEAF_MARKER_TYPE, NO_ANCESTRY, SessionIndex, type EntryRecord } from './session-index.js';
+import { EntryRecord, LEAF_MARKER_TYPE, SessionIndex } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
 import { LineScanner, NODE } from './line-scan.js';
 
@@ -92,51 +92,38 @@ export function recordOfParsed(
     const marker = entry.type === 'custom' && entry.customType === LEAF_MARKER_TYPE;
     return {
       entry,
-      record: {
-        id: entry.id,
-        parentId: entry.parentId,
-        type: entry.type,
-        role:
-          entry.type === 'message'
-            ? entry.message.role
-            : entry.type === 'custom_message'
-              ? 'custom'
-              : undefined,
-        node: nodeOfEntry(entry),
+      record: new EntryRecord(
+        entry.id,
+        entry.parentId,
+        entry.type,
+        entry.type === 'message'
+          ? entry.message.role
+          : entry.type === 'custom_message'
+            ? 'custom'
+            : undefined,
+        nodeOfEntry(entry),
         line,
         offset,
         length,
-        usable: true,
+        true,
         marker,
-        depth: NO_ANCESTRY.depth,
-        slot: -1,
-        parentSlot: -1,
-        thinking: undefined,
-        model: undefined,
-        compaction: undefined,
-      },
+      ),
     };
   }
   if (parsed.kind === 'foreign') {
     return {
-      record: {
-        id: parsed.envelope.id,
-        parentId: parsed.envelope.parentId,
-        type: parsed.envelope.type,
-        role: undefined,
-        node: nodeOfEnvelope(parsed.envelope),
+      record: new EntryRecord(
+        parsed.envelope.id,
+        parsed.envelope.parentId,
+        parsed.envelope.type,
+        undefined,
+        nodeOfEnvelope(parsed.envelope),
         line,
         offset,
         length,
-        usable: false,
-        marker: false,
-        depth: NO_ANCESTRY.depth,
-        slot: -1,
-        parentSlot: -1,
-        thinking: undefined,
-        model: undefined,
-        compaction: undefined,
-      },
+        false,
+        false,
+      ),
     };
   }
   return undefined;
@@ -190,24 +177,20 @@ class LineIndexer {
     const index = this.index;
     const node = scanner.node(row, index.lastId);
     this.validLength = base + end + 1;
-    index.add({
-      id: node.id,
-      parentId: node.parentId,
-      type: 'message',
-      role: node.role,
-      node,
-      line: ++this.lineNo,
-      offset: base + start,
-      length: end - start,
-      usable: true,
-      marker: false,
-      depth: NO_ANCESTRY.depth,
-      slot: -1,
-      parentSlot: -1,
-      thinking: undefined,
-      model: undefined,
-      compaction: undefined,
-    });
+    index.add(
+      new EntryRecord(
+        node.id,
+        node.parentId,
+        'message',
+        node.role,
+        node,
+        ++this.lineNo,
+        base + start,
+        end - start,
+        true,
+        false,
+      ),
+    );
     return undefined;
   }
 
