@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterEach } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../build-app.js';
 import { loadConfig, type ArborConfig } from '../../config/load-config.js';
+import { WsTestClient } from './ws-test-client.js';
 
 /*
  * A real Arbor server for tests: temp data and workspace folders, the demo model mounted on the same
@@ -76,6 +78,53 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     close: async () => {
       await app.close();
       fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The server and WebSocket clients of the test that is running, all closed after it: `start`
+ * starts the test's server, `open` connects a client to it, or to `url`, and `track` takes one
+ * connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
+ * then the server. Called once at the top of a test file, it registers the afterEach that does so.
+ */
+export function serverPerTest() {
+  let current: TestServer | undefined;
+  const clients: WsTestClient[] = [];
+  const others: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    for (const close of others.splice(0)) await close();
+    await current?.close();
+    current = undefined;
+  });
+  const started = (): TestServer => {
+    if (!current) throw new Error('no server started in this test');
+    return current;
+  };
+  const track = <T extends WsTestClient>(client: T): T => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    async start(opts?: TestServerOptions): Promise<TestServer> {
+      current = await startTestServer(opts);
+      return current;
+    },
+    /** The server this test started. */
+    get server(): TestServer {
+      return started();
+    },
+    track,
+    /** Something else the test started, closed after the clients and before the server. */
+    alsoClose(close: () => Promise<unknown> | void): void {
+      others.push(close);
+    },
+    async open(
+      opts?: Parameters<typeof WsTestClient.open>[1],
+      url?: string,
+    ): Promise<WsTestClient> {
+      return track(await WsTestClient.open(url ?? started().wsUrl, opts));
     },
   };
 }
