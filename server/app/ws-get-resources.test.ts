@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkspaceResourcesSchema } from '../../shared/resources.js';
+import { writeFile as write } from '../resources/test-support/resource-tree.js';
 import { serverPerTest } from './test-support/test-server.js';
 
 /*
@@ -10,11 +11,6 @@ import { serverPerTest } from './test-support/test-server.js';
  */
 
 const tests = serverPerTest();
-
-function write(file: string, text: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-}
 
 describe('get_resources', () => {
   it("answers the workspace's context files, skills, templates and warnings, read afresh", async () => {
