@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../build-app.js';
 import { loadConfig, type ArborConfig } from '../../config/load-config.js';
+import { UserStore } from '../../auth/user-store.js';
+import { loginCookie } from './login-cookie.js';
 import { WsTestClient } from './ws-test-client.js';
 
 /*
@@ -127,4 +129,49 @@ export function serverPerTest() {
       return track(await WsTestClient.open(url ?? started().wsUrl, opts));
     },
   };
+}
+
+/**
+ * A team server whose `users` (name → role) are added before it starts, after `opts.prepare`,
+ * with one WebSocket client per user logged in with a real login. `close` closes the clients,
+ * then the server.
+ */
+export async function startTeamOnSocket<N extends string>(
+  users: Record<N, 'admin' | 'member' | 'viewer'>,
+  opts: TestServerOptions = {},
+): Promise<{ server: TestServer; clients: Record<N, WsTestClient>; close(): Promise<void> }> {
+  const tokens = {} as Record<N, string>;
+  const server = await startTestServer({
+    ...opts,
+    prepare: async (dataDir) => {
+      await opts.prepare?.(dataDir);
+      const store = new UserStore(dataDir);
+      for (const [name, role] of Object.entries(users) as [N, 'admin' | 'member' | 'viewer'][])
+        tokens[name] = (await store.add(name, role)).token;
+    },
+  });
+  const clients = {} as Record<N, WsTestClient>;
+  for (const name of Object.keys(users) as N[]) {
+    const cookie = await loginCookie(server.url, tokens[name]);
+    clients[name] = await WsTestClient.open(server.wsUrl, { cookie });
+  }
+  return {
+    server,
+    clients,
+    close: async () => {
+      for (const client of Object.values<WsTestClient>(clients)) await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The file of session `sessionId` under the data folder's sessions. */
+export function sessionFileIn(dataDir: string, sessionId: string): string {
+  const dir = path.join(dataDir, 'sessions');
+  const name = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .find((file) => file.endsWith(`_${sessionId}.jsonl`));
+  if (!name) throw new Error('no session file');
+  return path.join(dir, name);
 }
