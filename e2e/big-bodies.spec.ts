@@ -1,5 +1,6 @@
 import { test, expect } from './support/fixtures.js';
 import { chatMessages, conversation } from './support/page-helpers.js';
+import { assistantLine, headerLine, userLine } from '../server/app/test-support/session-lines.js';
 
 /*
  * A session whose active path holds far more than a socket may buffer: six 1.5 MB messages, then
@@ -8,63 +9,22 @@ import { chatMessages, conversation } from './support/page-helpers.js';
  */
 
 const SESSION_ID = '0190a000-0000-7000-8000-0000000e2e01';
-const TIME = '2026-01-02T03:04:05.000Z';
-
-function line(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
-}
-
-function user(id: string, parentId: string | null, content: unknown): string {
-  return line({
-    type: 'message',
-    id,
-    parentId,
-    timestamp: TIME,
-    message: { role: 'user', content, timestamp: 1 },
-  });
-}
-
-function assistant(id: string, parentId: string, text: string): string {
-  return line({
-    type: 'message',
-    id,
-    parentId,
-    timestamp: TIME,
-    message: {
-      role: 'assistant',
-      content: [{ type: 'text', text }],
-      api: 'openai-completions',
-      provider: 'demo',
-      model: 'arbor-demo',
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: 'stop',
-      timestamp: 2,
-    },
-  });
-}
 
 function bigSession(cwd: string): string {
-  let body = line({ type: 'session', version: 3, id: SESSION_ID, timestamp: TIME, cwd });
+  let body = headerLine(SESSION_ID, cwd);
   let parent: string | null = null;
   for (let i = 0; i < 6; i++) {
     const id = `long000${i}`;
-    body += user(id, parent, `long note ${i} ${'y'.repeat(1536 * 1024)}`);
+    body += userLine(id, parent, `long note ${i} ${'y'.repeat(1536 * 1024)}`);
     parent = id;
   }
   const picture = 'A'.repeat(Math.ceil((10 * 1024 * 1024 * 4) / 3));
   for (let i = 0; i < 3; i++) {
-    body += user(`pict000${i}`, parent, [
+    body += userLine(`pict000${i}`, parent, [
       { type: 'text', text: `look at picture ${i}` },
       { type: 'image', data: picture, mimeType: 'image/png' },
     ]);
-    body += assistant(`asst000${i}`, `pict000${i}`, `a fine picture ${i}`);
+    body += assistantLine(`asst000${i}`, `pict000${i}`, `a fine picture ${i}`, 'arbor-demo');
     parent = `asst000${i}`;
   }
   return body;

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { test, expect } from './support/fixtures.js';
 import {
   chatMessages,
@@ -9,6 +7,7 @@ import {
   sendPrompt,
   treeNodes,
 } from './support/page-helpers.js';
+import { sessionFileLines } from './support/pi-session-file.js';
 
 /*
  * A person hides one message from the model and replaces what the model sees of another, without
@@ -18,19 +17,7 @@ import {
  */
 
 function contextEditLines(dataDir: string): Record<string, unknown>[] {
-  const dir = path.join(dataDir, 'sessions');
-  const files = fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((name) => name.endsWith('.jsonl'));
-  return files.flatMap((name) =>
-    fs
-      .readFileSync(path.join(dir, name), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((entry) => entry.type === 'context_edit'),
-  );
+  return sessionFileLines(dataDir).filter((entry) => entry.type === 'context_edit');
 }
 
 test('a message is hidden from the model, another replaced, and both undone', async ({

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
-import { watchContext } from './support/fixtures.js';
+import { makeTempDirs, type ArborServer } from './support/arbor-server.js';
+import { serveDuring, watchContext } from './support/fixtures.js';
 import {
   chatMessages,
   conversation,
@@ -27,14 +27,7 @@ const test = base.extend<{ arbor: ArborServer }>({
       path.join(dirs.dataDir, 'config.json'),
       JSON.stringify({ compaction: { keepRecentTokens: 40 } }),
     );
-    const server = await startArbor(dirs);
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
+    await serveDuring(testInfo, dirs, use);
   },
 });
 

@@ -1,13 +1,14 @@
-import fs from 'node:fs';
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
-import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
-import { watchContext } from './support/fixtures.js';
+import type { Browser, Page } from '@playwright/test';
+import { expect, logIn as logInPage, teamTest } from './support/fixtures.js';
 import {
   chatMessages,
+  conversation,
   editor,
   entryIdOf,
   leafNode,
-  sendPrompt,
+  readThisBranch,
+  sendTwoBranches,
+  showWholeTree,
   treeNode,
   waitGraphSettled,
 } from './support/page-helpers.js';
@@ -18,34 +19,12 @@ import {
  * other tab then sees.
  */
 
-type Team = { server: ArborServer; member: string; viewer: string };
-
-const test = base.extend<{ team: Team }>({
-  // eslint-disable-next-line no-empty-pattern
-  team: async ({}, use, testInfo) => {
-    const dirs = makeTempDirs();
-    const member = addUser(dirs.dataDir, 'max', 'member');
-    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
-    const server = await startArbor(dirs);
-    try {
-      await use({ server, member, viewer });
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
-  },
-});
+const test = teamTest('member', 'viewer');
 
 async function logIn(browser: Browser, url: string, token: string, errors: string[]) {
-  const context = await browser.newContext();
-  watchContext(context, errors);
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.getByRole('textbox', { name: 'Token' }).fill(token);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('log', { name: 'Conversation' })).toBeVisible();
-  return { context, page };
+  const page = await logInPage(browser, url, token, errors);
+  await expect(conversation(page)).toBeVisible();
+  return { context: page.context(), page };
 }
 
 /**
@@ -54,23 +33,10 @@ async function logIn(browser: Browser, url: string, token: string, errors: strin
  */
 async function twoBranches(page: Page): Promise<{ url: string; otherAnswer: string }> {
   await expect(editor(page)).toBeEnabled();
-  await sendPrompt(page, 'apples');
-  await sendPrompt(page, 'bananas');
-  const otherAnswer = await entryIdOf(treeNode(page, 'assistant', 'bananas'));
-  await treeNode(page, 'user', 'bananas').click();
-  await expect(editor(page)).toHaveValue('bananas');
-  await editor(page).fill('cherries');
-  await sendPrompt(page, 'cherries');
+  const otherAnswer = await sendTwoBranches(page, 'apples', 'bananas', 'cherries');
   await expect(chatMessages(page, 'user')).toHaveText([/apples/, /cherries/]);
   await waitGraphSettled(page);
   return { url: page.url(), otherAnswer };
-}
-
-/** Fits the whole tree in view, so the branch left behind is in sight. */
-async function showWholeTree(page: Page): Promise<void> {
-  await waitGraphSettled(page);
-  await page.getByRole('button', { name: 'Fit all' }).click();
-  await waitGraphSettled(page);
 }
 
 const banner = (page: Page) => page.getByRole('region', { name: 'Reading mode' });
@@ -126,12 +92,7 @@ test('a member reads a branch with "Read this branch", then continues there', as
 
   const page = first.page;
   await showWholeTree(page);
-  const node = treeNode(page, 'assistant', 'bananas');
-  await node.hover();
-  await node
-    .locator('xpath=..')
-    .getByRole('button', { name: 'Read this branch (assistant node)' })
-    .click();
+  await readThisBranch(treeNode(page, 'assistant', 'bananas'));
   await expect(banner(page)).toContainText('Reading another branch');
   await expect(chatMessages(page, 'user')).toHaveText([/apples/, /bananas/]);
   // Reading moved nothing: the leaf is where it was, here and in the other tab.

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import { test as base, type Page } from '@playwright/test';
-import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
-import { expect, test } from './support/fixtures.js';
+import { addUser, makeTempDirs, type ArborServer } from './support/arbor-server.js';
+import { expect, serveDuring, submitToken, test } from './support/fixtures.js';
 import { chatMessages, editor, openArbor, sendPrompt, treeNodes } from './support/page-helpers.js';
 import { writePiSession } from './support/pi-session-file.js';
 
@@ -99,14 +98,7 @@ const team = base.extend<{ server: ArborServer; member: string }>({
   server: async ({}, use, testInfo) => {
     const dirs = makeTempDirs();
     addUser(dirs.dataDir, 'ada', 'admin');
-    const server = await startArbor(dirs);
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
+    await serveDuring(testInfo, dirs, use);
   },
   member: async ({ server }, use) => {
     await use(addUser(server.dataDir, 'mia', 'member'));
@@ -121,8 +113,7 @@ team(
       { role: 'assistant', text: 'by pi' },
     ]);
     await page.goto(server.url);
-    await page.getByRole('textbox', { name: 'Token' }).fill(member);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitToken(page, member);
     await expect(sessionRow(page, pi.sessionId)).toBeVisible();
     await page.getByRole('button', { name: 'New session' }).click();
     await sendPrompt(page, 'mine');

@@ -1,15 +1,15 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { test, expect } from './support/fixtures.js';
 import {
-  editor,
   entryIdOf,
   leafNode,
   openArbor,
+  readThisBranch,
   sendPrompt,
+  sendTwoBranches,
+  showWholeTree,
   treeNode,
-  waitGraphSettled,
 } from './support/page-helpers.js';
+import { sessionFileLines } from './support/pi-session-file.js';
 
 /*
  * A person opens the session's statistics from the keyboard after one prompt: the dialog shows
@@ -30,21 +30,6 @@ interface Line {
   id?: string;
   parentId?: string | null;
   message?: { role: string; usage?: Totals };
-}
-
-function sessionLines(dataDir: string): Line[] {
-  const dir = path.join(dataDir, 'sessions');
-  const files = fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((name) => name.endsWith('.jsonl'));
-  return files.flatMap((name) =>
-    fs
-      .readFileSync(path.join(dir, name), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Line),
-  );
 }
 
 /** The usage the model reported on its answers among `lines`. */
@@ -75,7 +60,7 @@ test('the statistics dialog shows the tokens the model reported, and Escape retu
 }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'count my tokens please');
-  const usage = reportedUsage(sessionLines(arbor.dataDir));
+  const usage = reportedUsage(sessionFileLines<Line>(arbor.dataDir));
   expect(usage.input).toBeGreaterThan(0);
   expect(usage.output).toBeGreaterThan(0);
 
@@ -122,25 +107,17 @@ test('while another branch is read, the branch table counts that branch, not the
   arbor,
 }) => {
   await openArbor(page, arbor.url);
-  await sendPrompt(page, 'apples');
-  await sendPrompt(page, 'bananas are long and yellow');
-  const readAnswer = await entryIdOf(treeNode(page, 'assistant', 'bananas'));
-  await treeNode(page, 'user', 'bananas').click();
-  await expect(editor(page)).toHaveValue('bananas are long and yellow');
-  await editor(page).fill('cherries');
-  await sendPrompt(page, 'cherries');
-  await waitGraphSettled(page);
-  await page.getByRole('button', { name: 'Fit all' }).click();
-  await waitGraphSettled(page);
-  const node = treeNode(page, 'assistant', 'bananas');
-  await node.hover();
-  await node
-    .locator('xpath=..')
-    .getByRole('button', { name: 'Read this branch (assistant node)' })
-    .click();
+  const readAnswer = await sendTwoBranches(
+    page,
+    'apples',
+    'bananas are long and yellow',
+    'cherries',
+  );
+  await showWholeTree(page);
+  await readThisBranch(treeNode(page, 'assistant', 'bananas'));
   await expect(page.getByRole('region', { name: 'Reading mode' })).toBeVisible();
 
-  const lines = sessionLines(arbor.dataDir);
+  const lines = sessionFileLines<Line>(arbor.dataDir);
   const read = reportedUsage(pathTo(lines, readAnswer));
   const whole = reportedUsage(lines);
   // The two branches' figures differ, so the table shows which one it counted.

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
-import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
-import { watchContext } from './support/fixtures.js';
+import { expect, logIn, teamTest } from './support/fixtures.js';
 import { chatMessages, sendPrompt, waitIdle } from './support/page-helpers.js';
 
 /*
@@ -9,37 +6,7 @@ import { chatMessages, sendPrompt, waitIdle } from './support/page-helpers.js';
  * opens it logs in and lands reading the session where it was shared; once revoked it says so.
  */
 
-const test = base.extend<{ team: { server: ArborServer; admin: string; viewer: string } }>({
-  // eslint-disable-next-line no-empty-pattern
-  team: async ({}, use, testInfo) => {
-    const dirs = makeTempDirs();
-    const admin = addUser(dirs.dataDir, 'ada', 'admin');
-    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
-    const server = await startArbor(dirs);
-    try {
-      await use({ server, admin, viewer });
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
-  },
-});
-
-async function logIn(
-  browser: Browser,
-  url: string,
-  token: string,
-  errors: string[],
-): Promise<Page> {
-  const context = await browser.newContext();
-  watchContext(context, errors);
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.getByRole('textbox', { name: 'Token' }).fill(token);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  return page;
-}
+const test = teamTest('admin', 'viewer');
 
 test('a viewer opens a share link after logging in, at the shared point; a revoked link says so', async ({
   browser,

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
-import { addUser, makeTempDirs, startArbor, type ArborServer } from './support/arbor-server.js';
-import { watchContext } from './support/fixtures.js';
+import { expect, logIn, teamTest } from './support/fixtures.js';
 import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
 
 /*
@@ -9,40 +6,7 @@ import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
  * none of the controls a viewer can never use; a member's page keeps them all.
  */
 
-const test = base.extend<{
-  team: { server: ArborServer; admin: string; member: string; viewer: string };
-}>({
-  // eslint-disable-next-line no-empty-pattern
-  team: async ({}, use, testInfo) => {
-    const dirs = makeTempDirs();
-    const admin = addUser(dirs.dataDir, 'ada', 'admin');
-    const member = addUser(dirs.dataDir, 'max', 'member');
-    const viewer = addUser(dirs.dataDir, 'vic', 'viewer');
-    const server = await startArbor(dirs);
-    try {
-      await use({ server, admin, member, viewer });
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
-  },
-});
-
-async function logIn(
-  browser: Browser,
-  url: string,
-  token: string,
-  errors: string[],
-): Promise<Page> {
-  const context = await browser.newContext();
-  watchContext(context, errors);
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.getByRole('textbox', { name: 'Token' }).fill(token);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  return page;
-}
+const test = teamTest('admin', 'member', 'viewer');
 
 const READ_ONLY = 'You can read this workspace; ask an admin for member access to change it.';
 const ACTING_BUTTONS = [

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test as base, expect } from './support/fixtures.js';
-import { makeTempDirs, startArbor } from './support/arbor-server.js';
+import { test as base, expect, serveDuring } from './support/fixtures.js';
+import { makeTempDirs } from './support/arbor-server.js';
 import { chatMessages, editor, openArbor, waitIdle } from './support/page-helpers.js';
 
 /*
@@ -39,14 +39,7 @@ const test = base.extend({
   arbor: async ({}, use, testInfo) => {
     const dirs = makeTempDirs();
     writeFiles(dirs.workspace, FILES);
-    const server = await startArbor(dirs);
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
+    await serveDuring(testInfo, dirs, use);
   },
 });
 
@@ -187,8 +180,7 @@ base(
     const dirs = makeTempDirs();
     writeFiles(dirs.workspace, FILES);
     fs.writeFileSync(path.join(dirs.dataDir, 'config.json'), JSON.stringify({ resources: false }));
-    const server = await startArbor(dirs);
-    try {
+    await serveDuring(testInfo, dirs, async (server) => {
       await openArbor(page, server.url);
       const reason =
         'Context files, skills and prompt templates are switched off for this workspace';
@@ -207,10 +199,6 @@ base(
       await expect(system.getByRole('region', { name: 'Workspace resources now' })).toContainText(
         reason,
       );
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
+    });
   },
 );

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
-import { test as base, expect, type Page, type BrowserContext } from '@playwright/test';
-import { startArbor, type ArborServer } from './arbor-server.js';
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
+import { addUser, makeTempDirs, startArbor, type ArborServer } from './arbor-server.js';
 
 /*
  * Every test gets its own server (fresh data dir and workspace) and fails on any console error or
@@ -24,18 +31,28 @@ export function watchContext(context: BrowserContext, errors: string[]): void {
   context.on('page', (page) => watchConsole(page, errors));
 }
 
+/**
+ * Starts a server on `dirs`, hands it to `use`, and stops it after; when the test did not end as
+ * expected, the server's output is kept beside the test's results as server.log.
+ */
+export async function serveDuring(
+  testInfo: TestInfo,
+  dirs: { dataDir: string; workspace: string },
+  use: (server: ArborServer) => Promise<void>,
+): Promise<void> {
+  const server = await startArbor(dirs);
+  try {
+    await use(server);
+  } finally {
+    await server.stop();
+    if (testInfo.status !== testInfo.expectedStatus)
+      fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
+  }
+}
+
 export const test = base.extend<Fixtures>({
   // eslint-disable-next-line no-empty-pattern
-  arbor: async ({}, use, testInfo) => {
-    const server = await startArbor();
-    try {
-      await use(server);
-    } finally {
-      await server.stop();
-      if (testInfo.status !== testInfo.expectedStatus)
-        fs.writeFileSync(testInfo.outputPath('server.log'), server.log());
-    }
-  },
+  arbor: async ({}, use, testInfo) => serveDuring(testInfo, makeTempDirs(), use),
   consoleErrors: [
     // Depends on `arbor` so that it is torn down first: pages close before the server stops, and a
     // reconnect to a stopped server is not mistaken for a page error.
@@ -51,5 +68,51 @@ export const test = base.extend<Fixtures>({
     { auto: true },
   ],
 });
+
+type Role = 'admin' | 'member' | 'viewer';
+/** Who holds each role in a team test: the same three people in every spec. */
+const TEAM_NAMES: Record<Role, string> = { admin: 'ada', member: 'max', viewer: 'vic' };
+
+/**
+ * A test with a team server: one user for each of `roles` (ada the admin, max the member, vic the
+ * viewer), added with the CLI before the server starts. `team` holds the server and each role's
+ * login token. Pages are the test's own (see `logIn`), so no console check is made for it.
+ */
+export function teamTest<R extends Role>(...roles: R[]) {
+  return base.extend<{ team: { server: ArborServer } & Record<R, string> }>({
+    // eslint-disable-next-line no-empty-pattern
+    team: async ({}, use, testInfo) => {
+      const dirs = makeTempDirs();
+      const tokens = Object.fromEntries(
+        roles.map((role) => [role, addUser(dirs.dataDir, TEAM_NAMES[role], role)]),
+      ) as Record<R, string>;
+      await serveDuring(testInfo, dirs, (server) => use({ server, ...tokens }));
+    },
+  });
+}
+
+/**
+ * Opens `url` in a browser context of its own and logs in there with `token`; the context's
+ * console and page errors go to `errors` when it is given.
+ */
+export async function logIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  errors?: string[],
+): Promise<Page> {
+  const context = await browser.newContext();
+  if (errors) watchContext(context, errors);
+  const page = await context.newPage();
+  await page.goto(url);
+  await submitToken(page, token);
+  return page;
+}
+
+/** Types `token` into the login form and sends it. */
+export async function submitToken(page: Page, token: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Token' }).fill(token);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
 
 export { expect };

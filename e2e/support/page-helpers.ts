@@ -91,3 +91,41 @@ export async function entryIdOf(locator: Locator): Promise<string> {
   if (!id) throw new Error('no data-entry-id');
   return id;
 }
+
+/**
+ * Sends `first` and `left`, then edits `left` from its node in the tree into `leaf` and sends that:
+ * two branches after the first answer, `left`'s left behind and `leaf`'s the session's leaf. The
+ * nodes of `left` are found by its first word. Answers the id of `left`'s answer.
+ */
+export async function sendTwoBranches(
+  page: Page,
+  first: string,
+  left: string,
+  leaf: string,
+): Promise<string> {
+  const word = left.split(' ')[0]!;
+  await sendPrompt(page, first);
+  await sendPrompt(page, left);
+  const leftAnswer = await entryIdOf(treeNode(page, 'assistant', word));
+  await treeNode(page, 'user', word).click();
+  await expect(editor(page)).toHaveValue(left);
+  await editor(page).fill(leaf);
+  await sendPrompt(page, leaf);
+  return leftAnswer;
+}
+
+/** Fits the whole tree in view, so a branch left behind is in sight. */
+export async function showWholeTree(page: Page): Promise<void> {
+  await waitGraphSettled(page);
+  await page.getByRole('button', { name: 'Fit all' }).click();
+  await waitGraphSettled(page);
+}
+
+/** Reads the branch of an assistant node with the button its hover shows. */
+export async function readThisBranch(node: Locator): Promise<void> {
+  await node.hover();
+  await node
+    .locator('xpath=..')
+    .getByRole('button', { name: 'Read this branch (assistant node)' })
+    .click();
+}

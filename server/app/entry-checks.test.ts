@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { userMessage } from '../test-support/messages.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * A label's target, a session's name and the entry a fork starts from are checked once, by the
@@ -13,13 +13,7 @@ import { WsTestClient } from './test-support/ws-test-client.js';
  * answer, with the catalog's code.
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 interface Seeded {
   sessionId: string;
@@ -53,9 +47,8 @@ function labelsWritten(file: string): { targetId: string; label?: string }[] {
 
 async function opened(): Promise<{ client: WsTestClient; seeded: Seeded }> {
   let seeded = {} as Seeded;
-  server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
-  const client = await WsTestClient.open(server.wsUrl);
-  clients.push(client);
+  await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
+  const client = await tests.open();
   await client.ok({ type: 'subscribe', sessionId: seeded.sessionId });
   return { client, seeded };
 }
@@ -87,7 +80,7 @@ describe('checks on entries and names, made once in the store', () => {
       ok: false,
       error: { code: 'invalid_argument', message: 'A session name cannot be empty.' },
     });
-    const rename = await server!.app.inject({
+    const rename = await tests.server.app.inject({
       method: 'PATCH',
       url: `/api/sessions/${sessionId}`,
       payload: { name: '\r\n  ' },
@@ -97,8 +90,8 @@ describe('checks on entries and names, made once in the store', () => {
       error: { code: 'invalid_argument', message: 'A session name cannot be empty.' },
     });
     await client.ok({ type: 'set_session_name', sessionId, name: ' two\nlines ' });
-    const state = await server!.app.inject({
-      url: `/api/workspaces/${server!.workspaceId}/sessions`,
+    const state = await tests.server.app.inject({
+      url: `/api/workspaces/${tests.server.workspaceId}/sessions`,
     });
     expect(state.json().sessions).toMatchObject([{ id: sessionId, name: 'two lines' }]);
   });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
 import { SessionOwners } from '../auth/session-owners.js';
 import { DEMO_PROVIDER } from '../models/model-catalog.js';
@@ -10,8 +10,9 @@ import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
 import { assistantMessage, userMessage } from '../test-support/messages.js';
 import { makeReadOnly } from './test-support/small-disk.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { loginCookie } from './test-support/login-cookie.js';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * Opening or subscribing to a session is a read and writes nothing (decision 053): not a lock,
@@ -19,18 +20,7 @@ import { WsTestClient } from './test-support/ws-test-client.js';
  * owner's file by looking at it, and a read-only data folder serves every read.
  */
 
-let server: TestServer | undefined;
-let undoReadOnly: (() => void) | undefined;
-const clients: WsTestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.app.close();
-  undoReadOnly?.();
-  undoReadOnly = undefined;
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 interface Seeded {
   file: string;
@@ -68,16 +58,7 @@ async function seed(
 }
 
 async function loginAs(token: string): Promise<WsTestClient> {
-  const res = await fetch(`${server!.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';', 1)[0]!;
-  const client = await WsTestClient.open(server!.wsUrl, { cookie });
-  clients.push(client);
-  return client;
+  return tests.open({ cookie: await loginCookie(tests.server.url, token) });
 }
 
 async function subscribe(client: WsTestClient, sessionId: string): Promise<Snapshot> {
@@ -89,7 +70,7 @@ async function subscribe(client: WsTestClient, sessionId: string): Promise<Snaps
 describe('a viewer opening a session whose model is not in the catalog', () => {
   it('leaves the file byte for byte as it was, and takes no lock', async () => {
     let seeded: Seeded | undefined;
-    server = await startTestServer({
+    await tests.start({
       prepare: async (dataDir) => {
         seeded = await seed(dataDir, { provider: 'retired', id: 'old-model-1' });
       },
@@ -128,7 +109,7 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
 describe('a session another program writes while Arbor only reads it', () => {
   it("refuses Arbor's first write with a conflict, then shows the other program's entries when opened again", async () => {
     let seeded: Seeded | undefined;
-    server = await startTestServer({
+    await tests.start({
       prepare: async (dataDir) => {
         seeded = await seed(dataDir, { provider: DEMO_PROVIDER, id: 'arbor-demo' });
       },
@@ -166,7 +147,7 @@ describe('a session another program writes while Arbor only reads it', () => {
 describe('a session whose file another live process holds', () => {
   it('can be watched, and a prompt is refused with "in use by another program"', async () => {
     let seeded: Seeded | undefined;
-    server = await startTestServer({
+    await tests.start({
       prepare: async (dataDir) => {
         seeded = await seed(dataDir, { provider: DEMO_PROVIDER, id: 'arbor-demo' });
       },
@@ -196,11 +177,19 @@ describe('a session whose file another live process holds', () => {
 describe('a read-only data folder', () => {
   it('serves the listing and a WebSocket subscribe, and refuses a prompt with read_only', async () => {
     let seeded: Seeded | undefined;
-    server = await startTestServer({
+    const server = await tests.start({
       prepare: async (dataDir) => {
         seeded = await seed(dataDir, { provider: DEMO_PROVIDER, id: 'arbor-demo' }, false);
-        // Root ignores file modes: only a read-only mount stops it.
-        undoReadOnly = makeReadOnly(dataDir).undo;
+        // Root ignores file modes: only a read-only mount stops it. The app closes before the
+        // mount is undone, and the folder is removed after.
+        const { undo } = makeReadOnly(dataDir);
+        tests.alsoClose(async () => {
+          try {
+            await tests.server.app.close();
+          } finally {
+            undo();
+          }
+        });
       },
     });
     const { file, sessionId } = seeded!;
@@ -208,8 +197,7 @@ describe('a read-only data folder', () => {
     expect(() => fs.writeFileSync(`${file}.probe`, 'x')).toThrow(/EROFS/);
 
     // No users: the loopback admin, since a login is itself a write (logins.json).
-    const ada = await WsTestClient.open(server.wsUrl);
-    clients.push(ada);
+    const ada = await tests.open();
     const listing = await fetch(`${server.url}/api/workspaces/${server.workspaceId}/sessions`);
     expect(listing.status).toBe(200);
     expect(JSON.stringify(await listing.json())).toContain(sessionId);

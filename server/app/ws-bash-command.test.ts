@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserStore } from '../auth/user-store.js';
-import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
-import { ModelCatalog } from '../models/model-catalog.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
-import { loginCookie } from './test-support/login-cookie.js';
-import { startRecordingProxy } from './test-support/recording-proxy.js';
+import { sessionFileIn, startTeamOnSocket, type TestServer } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
+import {
+  requestTexts,
+  startRecordedDemoModel,
+  type ModelRequest,
+} from './test-support/recording-proxy.js';
 
 /*
  * The editor's `!command` over a real WebSocket with real logins: `bash` saves pi's bashExecution
@@ -18,17 +18,12 @@ import { startRecordingProxy } from './test-support/recording-proxy.js';
 const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
-let demo: RunningDemoModel;
-let proxy: { url: string; close(): Promise<void> };
+let model: Awaited<ReturnType<typeof startRecordedDemoModel>>;
+let team: Awaited<ReturnType<typeof startTeamOnSocket<Name>>>;
 let server: TestServer;
-const bodies: { messages: { role: string; content: unknown }[] }[] = [];
-const clients = {} as Record<Name, WsTestClient>;
+const bodies: ModelRequest[] = [];
+let clients: Record<Name, WsTestClient>;
 let sessionId: string;
-let proxyUrl: string;
-
-function login(token: string): Promise<string> {
-  return loginCookie(server.url, token);
-}
 
 async function prompt(text: string): Promise<void> {
   const done = clients.max.waitForEvent(sessionId, 'agent_end', 30_000);
@@ -37,13 +32,7 @@ async function prompt(text: string): Promise<void> {
 }
 
 function sessionFile(): string {
-  const dir = path.join(server.dataDir, 'sessions');
-  const name = fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .find((file) => file.endsWith(`_${sessionId}.jsonl`));
-  if (!name) throw new Error('no session file');
-  return path.join(dir, name);
+  return sessionFileIn(server.dataDir, sessionId);
 }
 
 function lastLine(): Record<string, unknown> {
@@ -53,41 +42,18 @@ function lastLine(): Record<string, unknown> {
 
 /** The texts of the messages of the last request the model got, as `role: text`. */
 function lastRequestTexts(): string[] {
-  const body = bodies.at(-1)!;
-  return body.messages
-    .filter((message) => message.role !== 'system')
-    .map((message) => {
-      const content = message.content;
-      const text =
-        typeof content === 'string'
-          ? content
-          : Array.isArray(content)
-            ? content.map((part: { text?: string }) => part.text ?? '').join('')
-            : '';
-      return `${message.role}: ${text}`;
-    });
+  return requestTexts(bodies.at(-1)!);
 }
 
 beforeAll(async () => {
-  demo = await startDemoModel({ port: 0 });
-  proxy = await startRecordingProxy(demo.baseUrl, bodies);
-  proxyUrl = proxy.url;
-  const tokens = {} as Record<Name, string>;
-  server = await startTestServer({
-    prepare: async (dataDir) => {
+  model = await startRecordedDemoModel(bodies);
+  team = await startTeamOnSocket(USERS, {
+    prepare: (dataDir) => {
       fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'data-folder-secret');
-      const users = new UserStore(dataDir);
-      for (const [name, role] of Object.entries(USERS)) {
-        tokens[name as Name] = (await users.add(name, role)).token;
-      }
     },
-    build: {
-      catalog: ModelCatalog.load({ dataDir: '/nonexistent', demoBaseUrl: proxyUrl, env: {} }),
-    },
+    build: { catalog: model.catalog },
   });
-  for (const name of Object.keys(USERS) as Name[]) {
-    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens[name]) });
-  }
+  ({ server, clients } = team);
   ({ sessionId } = await clients.max.ok<{ sessionId: string }>({
     type: 'new_session',
     workspaceId: server.workspaceId,
@@ -96,10 +62,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const client of Object.values(clients)) await client.close();
-  await server.close();
-  await proxy.close();
-  await demo.close();
+  await team.close();
+  await model.close();
 });
 
 describe('bash (the editor shell command)', () => {

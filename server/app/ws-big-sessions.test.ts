@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ResponseFrame, Snapshot } from '../../shared/protocol.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 import { importSession } from './test-support/import-session.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { assistantLine, headerLine, userLine } from './test-support/session-lines.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * Sessions whose active path holds more than a client's socket may buffer (three 10 MB images, one
@@ -10,64 +11,12 @@ import { WsTestClient } from './test-support/ws-test-client.js';
  * limit (8 MB; a socket holding four times that unsent is closed with 4008).
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const SESSION_ID = '0190a000-0000-7000-8000-0000000b1650';
-const TIME = '2026-01-02T03:04:05.000Z';
 
-function line(value: unknown): string {
-  return `${JSON.stringify(value)}\n`;
-}
-
-function header(): string {
-  return line({ type: 'session', version: 3, id: SESSION_ID, timestamp: TIME, cwd: '/tmp' });
-}
-
-function userEntry(id: string, parentId: string | null, content: unknown): string {
-  return line({
-    type: 'message',
-    id,
-    parentId,
-    timestamp: TIME,
-    message: { role: 'user', content, timestamp: 1 },
-  });
-}
-
-function assistantEntry(id: string, parentId: string, text: string): string {
-  return line({
-    type: 'message',
-    id,
-    parentId,
-    timestamp: TIME,
-    message: {
-      role: 'assistant',
-      content: [{ type: 'text', text }],
-      api: 'openai-completions',
-      provider: 'demo',
-      model: 'm',
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: 'stop',
-      timestamp: 2,
-    },
-  });
-}
-
-async function subscribe(s: TestServer): Promise<{ client: WsTestClient; snapshot: Snapshot }> {
-  const client = await WsTestClient.open(s.wsUrl);
-  clients.push(client);
+async function subscribe(): Promise<{ client: WsTestClient; snapshot: Snapshot }> {
+  const client = await tests.open();
   const snapshot = client.next((m) => m.type === 'snapshot', 60_000);
   await client.ok({ type: 'subscribe', sessionId: SESSION_ID });
   return { client, snapshot: (await snapshot) as Snapshot };
@@ -75,22 +24,22 @@ async function subscribe(s: TestServer): Promise<{ client: WsTestClient; snapsho
 
 describe('a session bigger than a socket may buffer', () => {
   it('three 10 MB images on the path: the subscriber stays connected and gets a snapshot', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     // A 10 MB picture, base64-encoded as pi stores it.
     const image = 'A'.repeat(Math.ceil((10 * 1024 * 1024 * 4) / 3));
-    let body = header();
+    let body = headerLine(SESSION_ID);
     let parent: string | null = null;
     for (let i = 0; i < 3; i++) {
-      body += userEntry(`user000${i}`, parent, [
+      body += userLine(`user000${i}`, parent, [
         { type: 'text', text: `picture ${i}` },
         { type: 'image', data: image, mimeType: 'image/png' },
       ]);
-      body += assistantEntry(`asst000${i}`, `user000${i}`, `a fine picture ${i}`);
+      body += assistantLine(`asst000${i}`, `user000${i}`, `a fine picture ${i}`);
       parent = `asst000${i}`;
     }
     await importSession(s, body);
 
-    const { client, snapshot } = await subscribe(s);
+    const { client, snapshot } = await subscribe();
     expect(snapshot.messages.map((m) => m.entryId)).toEqual([
       'user0000',
       'asst0000',
@@ -116,14 +65,14 @@ describe('a session bigger than a socket may buffer', () => {
   }, 120_000);
 
   it('one 50 MB line is sent cut with a marker, and the socket stays open', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     const output = 'x'.repeat(50 * 1024 * 1024);
     const body =
-      header() +
-      userEntry('user0000', null, 'print it') +
-      assistantEntry('asst0000', 'user0000', output);
+      headerLine(SESSION_ID) +
+      userLine('user0000', null, 'print it') +
+      assistantLine('asst0000', 'user0000', output);
     await importSession(s, body);
-    const { client, snapshot } = await subscribe(s);
+    const { client, snapshot } = await subscribe();
     const last = JSON.stringify(snapshot.messages.at(-1)!.message);
     expect(last).toMatch(/49\.\d MB of 50\.0 MB not shown here/);
     expect(last.length).toBeLessThan(4 * 1024 * 1024);
@@ -132,19 +81,19 @@ describe('a session bigger than a socket may buffer', () => {
   }, 120_000);
 
   it('answers get_entries within one frame and defers the rest, to be asked for again', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     const text = 'y'.repeat(1536 * 1024);
-    let body = header();
+    let body = headerLine(SESSION_ID);
     let parent: string | null = null;
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const id = `user000${i}`;
-      body += userEntry(id, parent, text);
+      body += userLine(id, parent, text);
       ids.push(id);
       parent = id;
     }
     await importSession(s, body);
-    const { client, snapshot } = await subscribe(s);
+    const { client, snapshot } = await subscribe();
     expect(snapshot.messages.length).toBeLessThan(6);
     expect(snapshot.omittedMessages).toBe(6 - snapshot.messages.length);
 
@@ -168,9 +117,8 @@ describe('a session bigger than a socket may buffer', () => {
   }, 120_000);
 
   it('a prompt with 12 MB of pictures: every event frame fits the budget and the socket stays open', async () => {
-    const s = (server = await startTestServer());
-    const client = await WsTestClient.open(s.wsUrl);
-    clients.push(client);
+    const s = await tests.start();
+    const client = await tests.open();
     const { sessionId } = await client.ok<{ sessionId: string }>({
       type: 'new_session',
       workspaceId: s.workspaceId,

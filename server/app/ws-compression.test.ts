@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 import { importSession } from './test-support/import-session.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { assistantLine, headerLine, userLine } from './test-support/session-lines.js';
 
 /*
  * What travels on the wire, counted on the client's TCP socket: a big snapshot goes out deflated
@@ -10,59 +10,19 @@ import { WsTestClient } from './test-support/ws-test-client.js';
  * delta never waits behind a compression.
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const SESSION_ID = '0190a000-0000-7000-8000-00000000de71';
-const TIME = '2026-01-02T03:04:05.000Z';
-const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 /** A session of `turns` prompts and answers along one line: a snapshot of a few hundred KB. */
 function sessionFile(turns: number): string {
-  let body = line({ type: 'session', version: 3, id: SESSION_ID, timestamp: TIME, cwd: '/tmp' });
+  let body = headerLine(SESSION_ID);
   let parent: string | null = null;
   for (let i = 0; i < turns; i++) {
     const user = `u${String(i).padStart(7, '0')}`;
     const answer = `a${String(i).padStart(7, '0')}`;
-    body += line({
-      type: 'message',
-      id: user,
-      parentId: parent,
-      timestamp: TIME,
-      message: {
-        role: 'user',
-        content: [{ type: 'text', text: `question ${i} about the tree` }],
-        timestamp: 1,
-      },
-    });
-    body += line({
-      type: 'message',
-      id: answer,
-      parentId: user,
-      timestamp: TIME,
-      message: {
-        role: 'assistant',
-        content: [{ type: 'text', text: `answer ${i}: the tree has many branches` }],
-        api: 'openai-completions',
-        provider: 'demo',
-        model: 'm',
-        usage: {
-          input: 1,
-          output: 1,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: 2,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
-        stopReason: 'stop',
-        timestamp: 2,
-      },
-    });
+    body += userLine(user, parent, [{ type: 'text', text: `question ${i} about the tree` }]);
+    body += assistantLine(answer, user, `answer ${i}: the tree has many branches`);
     parent = answer;
   }
   return body;
@@ -70,10 +30,9 @@ function sessionFile(turns: number): string {
 
 describe('frames on the wire', () => {
   it('deflate a big snapshot and send every event frame uncompressed', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     await importSession(server, sessionFile(3_000));
-    const client = await WsTestClient.open(server.wsUrl);
-    clients.push(client);
+    const client = await tests.open();
     expect(client.socket.extensions).toMatch(/permessage-deflate/);
     const raw: Buffer[] = [];
     client.socket.on('message', (data) => raw.push(data as Buffer));

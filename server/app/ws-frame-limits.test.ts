@@ -1,26 +1,19 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES, MAX_PROMPT_CHARS } from '../../shared/protocol.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * Frames past the protocol's limits, on a real server and a real socket: each is answered with
  * words a person reads, on the request it belongs to, and nothing of it is run or written.
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 async function openSession(): Promise<{ client: WsTestClient; sessionId: string; file: string }> {
-  server = await startTestServer();
-  const client = await WsTestClient.open(server.wsUrl);
-  clients.push(client);
+  const server = await tests.start();
+  const client = await tests.open();
   const { sessionId } = await client.ok<{ sessionId: string }>({
     type: 'new_session',
     workspaceId: server.workspaceId,

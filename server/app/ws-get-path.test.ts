@@ -1,27 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
 import type { PathMessage, Snapshot } from '../../shared/protocol.js';
 import { UserStore } from '../auth/user-store.js';
 import { SNAPSHOT_MESSAGES } from '../hub/path-messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * `get_path` reads the path to any entry, another branch's included, windowed as a snapshot, for
  * anyone who may read the session: it never moves the leaf and never writes (decision 076).
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const usage = {
   input: 10,
@@ -83,8 +76,7 @@ function seed(dataDir: string, otherTurns = 2): Seeded {
 }
 
 async function open(sessionId: string, cookie?: string) {
-  const client = await WsTestClient.open((server as TestServer).wsUrl, cookie ? { cookie } : {});
-  clients.push(client);
+  const client = await tests.open(cookie ? { cookie } : {});
   const snapshot = client.next((m) => m.type === 'snapshot' && m.sessionId === sessionId);
   await client.ok({ type: 'subscribe', sessionId });
   return { client, snapshot: (await snapshot) as Snapshot };
@@ -95,7 +87,7 @@ type PathAnswer = { entryId: string; messages: PathMessage[]; omittedMessages: n
 describe('get_path', () => {
   it("returns another branch's messages and leaves the leaf and the file as they were", async () => {
     let seeded = {} as Seeded;
-    server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
+    await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
     const { client, snapshot } = await open(seeded.sessionId);
     expect(snapshot.leafId).toBe(seeded.active.at(-1));
     const before = fs.readFileSync(seeded.file, 'utf8');
@@ -122,7 +114,7 @@ describe('get_path', () => {
 
   it('windows a long path as a snapshot does, counting the older messages it left out', async () => {
     let seeded = {} as Seeded;
-    server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir, 150)) });
+    await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir, 150)) });
     const { client } = await open(seeded.sessionId);
     const read = await client.ok<PathAnswer>({
       type: 'get_path',
@@ -136,7 +128,7 @@ describe('get_path', () => {
 
   it('answers not_found for an entry the session does not have', async () => {
     let seeded = {} as Seeded;
-    server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
+    await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir)) });
     const { client } = await open(seeded.sessionId);
     const response = await client.request({
       type: 'get_path',
@@ -149,7 +141,7 @@ describe('get_path', () => {
   it('lets a viewer read another branch, while moving the leaf stays refused', async () => {
     let seeded = {} as Seeded;
     let token = '';
-    server = await startTestServer({
+    const server = await tests.start({
       prepare: async (dataDir) => {
         seeded = seed(dataDir);
         const users = new UserStore(dataDir);

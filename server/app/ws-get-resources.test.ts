@@ -1,31 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkspaceResourcesSchema } from '../../shared/resources.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { writeFile as write } from '../resources/test-support/resource-tree.js';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * `get_resources` over the real socket: the session's workspace resources as the page lists
  * them (the editor's `/` menu, the files under the system-prompt node), read afresh per answer.
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
-
-function write(file: string, text: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-}
+const tests = serverPerTest();
 
 describe('get_resources', () => {
   it("answers the workspace's context files, skills, templates and warnings, read afresh", async () => {
-    server = await startTestServer({
+    const server = await tests.start({
       prepare: (dataDir) => {
         const ws = path.join(path.dirname(dataDir), 'ws0');
         write(path.join(ws, 'AGENTS.md'), 'Project rules.\n');
@@ -42,8 +31,7 @@ describe('get_resources', () => {
       },
     });
     const ws = server.workspacePath;
-    const client = await WsTestClient.open(server.wsUrl);
-    clients.push(client);
+    const client = await tests.open();
     const { sessionId } = await client.ok<{ sessionId: string }>({
       type: 'new_session',
       workspaceId: server.workspaceId,

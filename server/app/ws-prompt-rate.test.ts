@@ -1,26 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { describe, expect, it } from 'vitest';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * A member who floods prompts: `promptsPerMinute` holds per user, across all of that user's
  * connections (server/hub/rate-limiter.ts; decision 090 says why it is not @fastify/rate-limit).
  */
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 async function openSession(): Promise<{ client: WsTestClient; sessionId: string }> {
-  const client = await WsTestClient.open(server!.wsUrl);
-  clients.push(client);
+  const client = await tests.open();
   const { sessionId } = await client.ok<{ sessionId: string }>({
     type: 'new_session',
-    workspaceId: server!.workspaceId,
+    workspaceId: tests.server.workspaceId,
   });
   await client.ok({ type: 'subscribe', sessionId });
   return { client, sessionId };
@@ -28,7 +21,7 @@ async function openSession(): Promise<{ client: WsTestClient; sessionId: string 
 
 describe('prompts per minute', () => {
   it('refuses the prompt past the limit with rate_limited, on another connection too', async () => {
-    server = await startTestServer({ config: { promptsPerMinute: 2 } });
+    await tests.start({ config: { promptsPerMinute: 2 } });
     const first = await openSession();
     for (const text of ['one', 'two']) {
       const ended = first.client.waitForEvent(first.sessionId, 'agent_end');

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   PROTOCOL_VERSION,
   type EventFrame,
@@ -11,28 +10,13 @@ import {
 import type { AgentMessage } from '../../shared/messages.js';
 import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { buildApp } from './build-app.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
-let server: TestServer | undefined;
-/** A second server on the first one's data folder (a restart). */
-let restarted: FastifyInstance | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await restarted?.close();
-  restarted = undefined;
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
-async function open({
-  url,
-  ...opts
-}: Parameters<typeof WsTestClient.open>[1] & { url?: string } = {}) {
-  const client = await WsTestClient.open(url ?? (server as TestServer).wsUrl, opts);
-  clients.push(client);
-  return client;
+function open({ url, ...opts }: Parameters<typeof WsTestClient.open>[1] & { url?: string } = {}) {
+  return tests.open(opts, url);
 }
 
 /** A new session, subscribed by every client given (the first creates it). */
@@ -40,7 +24,7 @@ async function sharedSession(...subscribers: WsTestClient[]): Promise<string> {
   const [first] = subscribers;
   const { sessionId } = await (first as WsTestClient).ok<{ sessionId: string }>({
     type: 'new_session',
-    workspaceId: (server as TestServer).workspaceId,
+    workspaceId: tests.server.workspaceId,
   });
   for (const client of subscribers) await client.ok({ type: 'subscribe', sessionId });
   return sessionId;
@@ -58,7 +42,7 @@ function assistantText(events: EventFrame[]): string {
 
 describe('event frames', () => {
   it('arrive whole and in order through ws, past 64 KiB and beyond ASCII', async () => {
-    server = await startTestServer();
+    await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const prompt = 'é🌳'.repeat(12_000); // frames over 64 KiB, beyond ASCII
@@ -75,9 +59,8 @@ describe('event frames', () => {
 
 describe('handshake', () => {
   it('answers a command before hello with hello_required, then accepts hello', async () => {
-    server = await startTestServer();
-    const client = await WsTestClient.connect(server.wsUrl);
-    clients.push(client);
+    const server = await tests.start();
+    const client = tests.track(await WsTestClient.connect(server.wsUrl));
     const early = client.next((m) => m.type === 'response');
     client.send({ type: 'ping', id: 'p1' });
     expect(await early).toMatchObject({ id: 'p1', ok: false, error: { code: 'hello_required' } });
@@ -90,9 +73,8 @@ describe('handshake', () => {
   });
 
   it('closes with 4002 when the protocol versions differ', async () => {
-    server = await startTestServer();
-    const client = await WsTestClient.connect(server.wsUrl);
-    clients.push(client);
+    const server = await tests.start();
+    const client = tests.track(await WsTestClient.connect(server.wsUrl));
     const error = client.next((m) => m.type === 'error');
     client.send({ type: 'hello', protocolVersion: 99 });
     expect(await error).toMatchObject({ code: 'protocol_version' });
@@ -100,7 +82,7 @@ describe('handshake', () => {
   });
 
   it('refuses the upgrade from another origin, and allows its own and configured ones', async () => {
-    server = await startTestServer({ config: { allowedOrigins: ['https://arbor.example'] } });
+    const server = await tests.start({ config: { allowedOrigins: ['https://arbor.example'] } });
     await expect(
       WsTestClient.connect(server.wsUrl, { origin: 'http://evil.example' }),
     ).rejects.toThrow(/upgrade refused: 403/);
@@ -116,7 +98,7 @@ describe('handshake', () => {
 
 describe('streaming to several clients', () => {
   it('gives two clients of one session identical, gapless, ordered events', async () => {
-    server = await startTestServer();
+    await tests.start();
     const a = await open();
     const b = await open();
     const sessionId = await sharedSession(a, b);
@@ -137,7 +119,7 @@ describe('streaming to several clients', () => {
   });
 
   it('sends a reconnecting client exactly the events it missed', async () => {
-    server = await startTestServer();
+    await tests.start();
     const observer = await open();
     let a = await open();
     const sessionId = await sharedSession(observer, a);
@@ -164,7 +146,7 @@ describe('streaming to several clients', () => {
   });
 
   it('sends a snapshot to a client resuming from a seq it no longer holds', async () => {
-    server = await startTestServer({ config: { replayEvents: 4 } });
+    await tests.start({ config: { replayEvents: 4 } });
     const a = await open();
     const sessionId = await sharedSession(a);
     const done = a.waitForEvent(sessionId, 'agent_end');
@@ -190,7 +172,7 @@ describe('streaming to several clients', () => {
   });
 
   it('shows a subscriber joining mid-stream the partial message in its snapshot', async () => {
-    server = await startTestServer();
+    await tests.start();
     const a = await open();
     const sessionId = await sharedSession(a);
     const started = a.next(
@@ -237,7 +219,7 @@ describe('streaming to several clients', () => {
 
 describe('hostile input', () => {
   it('answers 200 malformed or hostile frames with an error each while a run completes', async () => {
-    server = await startTestServer();
+    await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const done = client.waitForEvent(sessionId, 'agent_end', 60_000);
@@ -310,7 +292,7 @@ describe('hostile input', () => {
 
 describe('slow clients', () => {
   it('drops a client that stops reading to a resync with a fresh snapshot', async () => {
-    server = await startTestServer({
+    await tests.start({
       config: { clientBufferLimitBytes: 256 * 1024 },
       build: { demoModel: { contextWindow: 100_000_000 } },
     });
@@ -353,7 +335,7 @@ describe('slow clients', () => {
 
 describe('shutdown', () => {
   it('aborts and saves a running turn, then closes sockets with 1001', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const streaming = client.next((m) => m.type === 'event' && m.event.type === 'message_update');
@@ -377,7 +359,7 @@ describe('shutdown', () => {
   });
 
   it('lets a client resume its session at the same leaf on the server started after it', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const done = client.waitForEvent(sessionId, 'agent_end');
@@ -389,8 +371,9 @@ describe('shutdown', () => {
     await server.app.close();
     expect(await closed).toBe(1001);
 
+    // A second server on the first one's data folder (a restart).
     const again = await buildApp({ config: server.app.arbor.config, webRoot: null });
-    restarted = again;
+    tests.alsoClose(() => again.close());
     await again.listen({ host: '127.0.0.1', port: 0 });
     const address = again.server.address() as AddressInfo;
     const back = await open({
@@ -406,7 +389,7 @@ describe('shutdown', () => {
 
 describe('tree commands', () => {
   it('moves the leaf with a branch summary that every subscriber sees', async () => {
-    server = await startTestServer();
+    await tests.start();
     const a = await open();
     const b = await open();
     const sessionId = await sharedSession(a, b);
@@ -448,7 +431,7 @@ describe('tree commands', () => {
 
 describe('session lifetime', () => {
   it('closes a session nobody watches once it has been idle, releasing its file', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const hub = server.app.arbor.hub;
@@ -465,7 +448,7 @@ describe('session lifetime', () => {
   });
 
   it('opens a session again while its idle close is still releasing the file', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     await client.ok({ type: 'unsubscribe', sessionId });
@@ -478,7 +461,7 @@ describe('session lifetime', () => {
   });
 
   it('tells subscribers when their session is deleted', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const client = await open();
     const sessionId = await sharedSession(client);
     const closed = client.next((m) => m.type === 'session_closed');

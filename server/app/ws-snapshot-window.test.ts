@@ -1,21 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
 import type { Snapshot } from '../../shared/protocol.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { SNAPSHOT_MESSAGES } from '../hub/path-messages.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
-let server: TestServer | undefined;
-const clients: WsTestClient[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const usage = {
   input: 10,
@@ -61,8 +55,7 @@ function seed(dataDir: string, turns: number): { sessionId: string; ids: string[
 async function snapshotOf(
   sessionId: string,
 ): Promise<{ client: WsTestClient; snapshot: Snapshot }> {
-  const client = await WsTestClient.open((server as TestServer).wsUrl);
-  clients.push(client);
+  const client = await tests.open();
   await client.ok({ type: 'subscribe', sessionId });
   const snapshot = (await client.seen(
     (m) => m.type === 'snapshot' && m.sessionId === sessionId,
@@ -73,7 +66,7 @@ async function snapshotOf(
 describe('the snapshot carries only the newest path messages', () => {
   it('sends exactly the newest window of a long path and counts the rest as omitted', async () => {
     let seeded = { sessionId: '', ids: [] as string[] };
-    server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir, 130)) });
+    await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir, 130)) });
     const { client, snapshot } = await snapshotOf(seeded.sessionId);
 
     expect(seeded.ids).toHaveLength(260);
@@ -98,7 +91,7 @@ describe('the snapshot carries only the newest path messages', () => {
 
   it('sends a short path whole, with nothing omitted', async () => {
     let seeded = { sessionId: '', ids: [] as string[] };
-    server = await startTestServer({ prepare: (dataDir) => void (seeded = seed(dataDir, 3)) });
+    await tests.start({ prepare: (dataDir) => void (seeded = seed(dataDir, 3)) });
     const { snapshot } = await snapshotOf(seeded.sessionId);
     expect(snapshot.messages.map((m) => m.entryId)).toEqual(seeded.ids);
     expect(snapshot.omittedMessages).toBe(0);

@@ -5,6 +5,7 @@ import { removeToolOutputRoot } from './tool-output-dir.js';
 import { tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { bashInNewSession } from './test-support/bash-in-session.js';
 
 /*
  * The attack through a real server: a member's session runs bash that goes looking for the API
@@ -56,30 +57,12 @@ it("a session's bash cannot read the data folder, another workspace or the serve
   restoreTmpdir();
 
   client = await WsTestClient.open(server.wsUrl);
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
   const command = [
     `echo "found: $(find ${dataDir} ${other} -mindepth 1 2>/dev/null | wc -l)"`,
     `cat ${dataDir}/models.json ${dataDir}/notes.txt ${other}/secret.txt 2>/dev/null`,
     'env',
   ].join('; ');
-  const ended = client.next(
-    (m) => m.type === 'event' && m.sessionId === sessionId && m.event.type === 'agent_end',
-    30_000,
-  );
-  await client.ok({
-    type: 'prompt',
-    sessionId,
-    text: `look around\n/tool bash ${JSON.stringify({ command })}`,
-  });
-  await ended;
-  const result = client
-    .events(sessionId)
-    .map((frame) => frame.event)
-    .find((event) => event.type === 'tool_execution_end');
+  const { result } = await bashInNewSession(client, server.workspaceId, command);
   expect(result).toBeDefined();
   const text = JSON.stringify(result);
   expect(text).toContain('found: 0');

@@ -5,6 +5,7 @@ import { removeToolOutputRoot } from './tool-output-dir.js';
 import { OUTSIDE_TMP, tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { bashInNewSession } from './test-support/bash-in-session.js';
 
 /*
  * A relocated session folder holds every user's and every working directory's sessions: a
@@ -46,30 +47,12 @@ it("a session's bash cannot list, read or change the relocated session folder", 
   expect(server.app.arbor.config.sessionDir).toBe(folder);
 
   client = await WsTestClient.open(server.wsUrl);
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
   const command = [
     `echo "found: $(find ${folder} -mindepth 1 2>/dev/null | wc -l)"`,
     `cat ${other} 2>/dev/null`,
     `echo forged > ${folder}/forged.jsonl 2>/dev/null || echo "write refused"`,
   ].join('; ');
-  const ended = client.next(
-    (m) => m.type === 'event' && m.sessionId === sessionId && m.event.type === 'agent_end',
-    30_000,
-  );
-  await client.ok({
-    type: 'prompt',
-    sessionId,
-    text: `look around\n/tool bash ${JSON.stringify({ command })}`,
-  });
-  await ended;
-  const result = client
-    .events(sessionId)
-    .map((frame) => frame.event)
-    .find((event) => event.type === 'tool_execution_end');
+  const { sessionId, result } = await bashInNewSession(client, server.workspaceId, command);
   const text = JSON.stringify(result);
   expect(text).toContain('found: 0');
   expect(text).toContain('write refused');

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startDemoModel } from '../../demo-model/demo-model-server.js';
+import { ModelCatalog } from '../../models/model-catalog.js';
 
 /**
  * A proxy in front of the demo model that keeps every request body it forwards, so a test can
@@ -37,4 +39,44 @@ export async function startRecordingProxy(
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
     close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
   };
+}
+
+/** A request body as the demo model gets it, in the OpenAI chat shape. */
+export interface ModelRequest {
+  messages: { role: string; content: unknown }[];
+}
+
+/**
+ * The demo model behind a recording proxy that keeps each request body in `bodies`, and a catalog
+ * whose demo model is reached through the proxy at `url`. `close` stops both.
+ */
+export async function startRecordedDemoModel(
+  bodies: unknown[],
+): Promise<{ url: string; catalog: ModelCatalog; close(): Promise<void> }> {
+  const demo = await startDemoModel({ port: 0 });
+  const proxy = await startRecordingProxy(demo.baseUrl, bodies);
+  return {
+    url: proxy.url,
+    catalog: ModelCatalog.load({ dataDir: '/nonexistent', demoBaseUrl: proxy.url, env: {} }),
+    close: async () => {
+      await proxy.close();
+      await demo.close();
+    },
+  };
+}
+
+/** The texts of the messages of a request, the system prompt left out, as `role: text`. */
+export function requestTexts(body: ModelRequest): string[] {
+  return body.messages
+    .filter((message) => message.role !== 'system')
+    .map((message) => {
+      const content = message.content;
+      const text =
+        typeof content === 'string'
+          ? content
+          : Array.isArray(content)
+            ? content.map((part: { text?: string }) => part.text ?? '').join('')
+            : '';
+      return `${message.role}: ${text}`;
+    });
 }

@@ -2,8 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterEach } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../build-app.js';
 import { loadConfig, type ArborConfig } from '../../config/load-config.js';
+import { UserStore } from '../../auth/user-store.js';
+import { loginCookie } from './login-cookie.js';
+import { WsTestClient } from './ws-test-client.js';
 
 /*
  * A real Arbor server for tests: temp data and workspace folders, the demo model mounted on the same
@@ -78,4 +82,96 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The server and WebSocket clients of the test that is running, all closed after it: `start`
+ * starts the test's server, `open` connects a client to it, or to `url`, and `track` takes one
+ * connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
+ * then the server. Called once at the top of a test file, it registers the afterEach that does so.
+ */
+export function serverPerTest() {
+  let current: TestServer | undefined;
+  const clients: WsTestClient[] = [];
+  const others: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+    for (const close of others.splice(0)) await close();
+    await current?.close();
+    current = undefined;
+  });
+  const started = (): TestServer => {
+    if (!current) throw new Error('no server started in this test');
+    return current;
+  };
+  const track = <T extends WsTestClient>(client: T): T => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    async start(opts?: TestServerOptions): Promise<TestServer> {
+      current = await startTestServer(opts);
+      return current;
+    },
+    /** The server this test started. */
+    get server(): TestServer {
+      return started();
+    },
+    track,
+    /** Something else the test started, closed after the clients and before the server. */
+    alsoClose(close: () => Promise<unknown> | void): void {
+      others.push(close);
+    },
+    async open(
+      opts?: Parameters<typeof WsTestClient.open>[1],
+      url?: string,
+    ): Promise<WsTestClient> {
+      return track(await WsTestClient.open(url ?? started().wsUrl, opts));
+    },
+  };
+}
+
+/**
+ * A team server whose `users` (name → role) are added before it starts, after `opts.prepare`,
+ * with one WebSocket client per user logged in with a real login. `close` closes the clients,
+ * then the server.
+ */
+export async function startTeamOnSocket<N extends string>(
+  users: Record<N, 'admin' | 'member' | 'viewer'>,
+  opts: TestServerOptions = {},
+): Promise<{ server: TestServer; clients: Record<N, WsTestClient>; close(): Promise<void> }> {
+  const tokens = {} as Record<N, string>;
+  const server = await startTestServer({
+    ...opts,
+    prepare: async (dataDir) => {
+      await opts.prepare?.(dataDir);
+      const store = new UserStore(dataDir);
+      for (const [name, role] of Object.entries(users) as [N, 'admin' | 'member' | 'viewer'][])
+        tokens[name] = (await store.add(name, role)).token;
+    },
+  });
+  const clients = {} as Record<N, WsTestClient>;
+  for (const name of Object.keys(users) as N[]) {
+    const cookie = await loginCookie(server.url, tokens[name]);
+    clients[name] = await WsTestClient.open(server.wsUrl, { cookie });
+  }
+  return {
+    server,
+    clients,
+    close: async () => {
+      for (const client of Object.values<WsTestClient>(clients)) await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** The file of session `sessionId` under the data folder's sessions. */
+export function sessionFileIn(dataDir: string, sessionId: string): string {
+  const dir = path.join(dataDir, 'sessions');
+  const name = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .find((file) => file.endsWith(`_${sessionId}.jsonl`));
+  if (!name) throw new Error('no session file');
+  return path.join(dir, name);
 }

@@ -9,6 +9,15 @@ import path from 'node:path';
  * cases pi warns about (bad YAML, a bad name, a name clash).
  */
 
+/** A markdown file with YAML frontmatter, as skills and prompt templates are written. */
+const md = (frontmatter: string, body: string) => `---\n${frontmatter}\n---\n${body}`;
+
+/** Writes `text` to `file`, making its folders first. */
+export function writeFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
 export interface ResourceTree {
   root: string;
   repo: string;
@@ -25,75 +34,89 @@ export function makeResourceTree(): ResourceTree {
   const workspace = path.join(repo, 'app');
   const dataDir = path.join(root, 'data');
   const home = path.join(root, 'home');
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-  };
   for (const dir of [path.join(repo, '.git'), workspace, dataDir, home])
     fs.mkdirSync(dir, { recursive: true });
-  write(path.join(dataDir, 'AGENTS.md'), '# Mine\nAlways answer in English.\n');
-  write(path.join(repo, 'AGENTS.md'), '# Repository\nRun npm test before a commit.\n');
-  write(path.join(workspace, 'CLAUDE.md'), 'The CLAUDE file, shadowed by AGENTS.md here.\n');
-  write(path.join(workspace, 'AGENTS.md'), '\uFEFF# App\nUse tabs & "quotes".\r\n');
-  write(
-    path.join(workspace, '.pi/skills/deploy/SKILL.md'),
-    '---\nname: deploy\ndescription: Deploy the app <safely> & "quickly".\n---\n# Deploy\nRun ./scripts/deploy.sh\n',
-  );
-  write(path.join(workspace, '.pi/skills/deploy/scripts/deploy.sh'), 'echo deploy\n');
-  write(
-    path.join(workspace, '.pi/skills/manual-only/SKILL.md'),
-    '---\ndescription: Only when asked.\ndisable-model-invocation: true\n---\nManual steps.\n',
-  );
-  write(path.join(workspace, '.pi/skills/broken/SKILL.md'), '---\nname: [unclosed\n---\nBody\n');
-  write(
-    path.join(workspace, '.pi/skills/Bad_Name/SKILL.md'),
-    '---\ndescription: A skill whose folder breaks the naming rule.\n---\nBody\n',
-  );
-  write(
-    path.join(workspace, '.pi/skills/loose.md'),
-    '---\ndescription: A loose skill file at the top.\n---\nLoose body\n',
-  );
-  write(
-    path.join(workspace, '.agents/skills/lint/SKILL.md'),
-    '---\ndescription: Lint the code.\n---\nRun the linter.\n',
-  );
-  write(
-    path.join(repo, '.agents/skills/format/SKILL.md'),
-    '---\ndescription: Format the code, from the repository root.\n---\nRun prettier.\n',
-  );
-  write(
-    path.join(dataDir, 'skills/lint/SKILL.md'),
-    '---\ndescription: The user-level lint, which the project one beats.\n---\nUser lint.\n',
-  );
-  write(
-    path.join(dataDir, 'skills/notes/SKILL.md'),
-    '---\ndescription: Keep notes.\n---\nWrite notes to NOTES.md.\n',
-  );
-  write(
-    path.join(workspace, '.pi/prompts/fix.md'),
-    '---\ndescription: Fix an issue\nargument-hint: <issue> [notes]\n---\nFix issue $1 ($ARGUMENTS). Notes: ${@:2}. Owner: ${3:-nobody}.\n',
-  );
-  write(
-    path.join(workspace, '.pi/prompts/explain.md'),
-    'Explain this code in plain words, for someone who has never seen this project before today: $@\n',
-  );
-  write(path.join(dataDir, 'prompts/fix.md'), 'The user-level fix, which the project one beats.\n');
-  write(
-    path.join(dataDir, 'prompts/summary.md'),
-    '---\ndescription: Summarise\n---\nSummarise $1.\n',
-  );
-  // Ignore files, which pi applies inside skill and prompt folders.
-  write(path.join(workspace, '.pi/skills/.gitignore'), 'ignored-skill/\n# a comment\n');
-  write(
-    path.join(workspace, '.pi/skills/ignored-skill/SKILL.md'),
-    '---\ndescription: Ignored by .gitignore.\n---\nNo.\n',
-  );
-  write(path.join(workspace, '.pi/skills/self-ignored/.ignore'), 'SKILL.md\n');
-  write(
-    path.join(workspace, '.pi/skills/self-ignored/SKILL.md'),
-    '---\ndescription: Ignored by its own folder.\n---\nNo.\n',
-  );
-  write(path.join(workspace, '.pi/prompts/.gitignore'), 'draft.md\n');
-  write(path.join(workspace, '.pi/prompts/draft.md'), 'A draft, ignored.\n');
-  return { root, repo, workspace, dataDir, home, write };
+  const files: [string, string, string][] = [
+    [dataDir, 'AGENTS.md', '# Mine\nAlways answer in English.\n'],
+    [repo, 'AGENTS.md', '# Repository\nRun npm test before a commit.\n'],
+    [workspace, 'CLAUDE.md', 'The CLAUDE file, shadowed by AGENTS.md here.\n'],
+    [workspace, 'AGENTS.md', '\uFEFF# App\nUse tabs & "quotes".\r\n'],
+    [
+      workspace,
+      '.pi/skills/deploy/SKILL.md',
+      md(
+        'name: deploy\ndescription: Deploy the app <safely> & "quickly".',
+        '# Deploy\nRun ./scripts/deploy.sh\n',
+      ),
+    ],
+    [workspace, '.pi/skills/deploy/scripts/deploy.sh', 'echo deploy\n'],
+    [
+      workspace,
+      '.pi/skills/manual-only/SKILL.md',
+      md('description: Only when asked.\ndisable-model-invocation: true', 'Manual steps.\n'),
+    ],
+    [workspace, '.pi/skills/broken/SKILL.md', md('name: [unclosed', 'Body\n')],
+    [
+      workspace,
+      '.pi/skills/Bad_Name/SKILL.md',
+      md('description: A skill whose folder breaks the naming rule.', 'Body\n'),
+    ],
+    [
+      workspace,
+      '.pi/skills/loose.md',
+      md('description: A loose skill file at the top.', 'Loose body\n'),
+    ],
+    [
+      workspace,
+      '.agents/skills/lint/SKILL.md',
+      md('description: Lint the code.', 'Run the linter.\n'),
+    ],
+    [
+      repo,
+      '.agents/skills/format/SKILL.md',
+      md('description: Format the code, from the repository root.', 'Run prettier.\n'),
+    ],
+    [
+      dataDir,
+      'skills/lint/SKILL.md',
+      md('description: The user-level lint, which the project one beats.', 'User lint.\n'),
+    ],
+    [
+      dataDir,
+      'skills/notes/SKILL.md',
+      md('description: Keep notes.', 'Write notes to NOTES.md.\n'),
+    ],
+    [
+      workspace,
+      '.pi/prompts/fix.md',
+      md(
+        'description: Fix an issue\nargument-hint: <issue> [notes]',
+        'Fix issue $1 ($ARGUMENTS). Notes: ${@:2}. Owner: ${3:-nobody}.\n',
+      ),
+    ],
+    [
+      workspace,
+      '.pi/prompts/explain.md',
+      'Explain this code in plain words, for someone who has never seen this project before today: $@\n',
+    ],
+    [dataDir, 'prompts/fix.md', 'The user-level fix, which the project one beats.\n'],
+    [dataDir, 'prompts/summary.md', md('description: Summarise', 'Summarise $1.\n')],
+    // Ignore files, which pi applies inside skill and prompt folders.
+    [workspace, '.pi/skills/.gitignore', 'ignored-skill/\n# a comment\n'],
+    [
+      workspace,
+      '.pi/skills/ignored-skill/SKILL.md',
+      md('description: Ignored by .gitignore.', 'No.\n'),
+    ],
+    [workspace, '.pi/skills/self-ignored/.ignore', 'SKILL.md\n'],
+    [
+      workspace,
+      '.pi/skills/self-ignored/SKILL.md',
+      md('description: Ignored by its own folder.', 'No.\n'),
+    ],
+    [workspace, '.pi/prompts/.gitignore', 'draft.md\n'],
+    [workspace, '.pi/prompts/draft.md', 'A draft, ignored.\n'],
+  ];
+  for (const [base, file, text] of files) writeFile(path.join(base, file), text);
+  return { root, repo, workspace, dataDir, home, write: writeFile };
 }
