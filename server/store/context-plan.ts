@@ -1,11 +1,33 @@
-import type { SessionEntry } from '../../shared/session-entries.js';
+import type { SessionContext, SessionEntry } from '../../shared/session-entries.js';
+import type { BodyCache } from './body-cache.js';
 import {
+  contextFromPlan,
   emitsMessage,
+  emptyContext,
   keptBeforeCompaction,
   planFromPath,
   type ContextPlan,
 } from './session-context.js';
 import type { EntryRecord, SessionIndex } from './session-index.js';
+
+/**
+ * pi's context for the entry `target` of a store: `null` gives the empty context; an unknown id
+ * falls back to the last entry of the file, as pi does. `retain` keeps the bodies read in memory
+ * (for the context at the leaf, which the next turn reads again).
+ */
+export function contextAt(
+  index: SessionIndex,
+  bodies: BodyCache,
+  target: string | null,
+  retain: boolean,
+): SessionContext {
+  if (target === null) return emptyContext();
+  const start = index.byId.has(target) ? target : (index.lastId ?? null);
+  if (start === null) return emptyContext();
+  const load = (record: EntryRecord) => bodies.get(record, retain);
+  const plan = planFromAncestry(index, start, load);
+  return contextFromPlan(plan, load, (records) => bodies.prefetch(records, retain));
+}
 
 /**
  * pi's plan for the context at `leafId`, found from the entries the context contains: the
@@ -15,7 +37,7 @@ import type { EntryRecord, SessionIndex } from './session-index.js';
  * compaction) or from itself (on a file with a parent cycle the cached ancestry depends on which
  * entry was asked for first; the plain walk from the leaf does not).
  */
-export function planFromAncestry(
+function planFromAncestry(
   index: SessionIndex,
   leafId: string,
   load: (record: EntryRecord) => SessionEntry | undefined,

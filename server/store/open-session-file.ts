@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SessionEntry, SessionHeader } from '../../shared/session-entries.js';
 import { bufferSource, fdSource, fileSource, type BodySource } from './body-cache.js';
-import type { FileLock } from './file-lock.js';
+import { acquireLock, type FileLock } from './file-lock.js';
+import { createSessionFile } from './new-session-file.js';
 import { newHeader } from './session-branching.js';
 import { SessionIndex } from './session-index.js';
 import { serializeLine } from './session-lines.js';
@@ -38,6 +40,53 @@ export function emptyState(file: string | undefined, header: SessionHeader): Sto
     readOnly: false,
     nextLine: 0,
   };
+}
+
+/**
+ * The state of a new session file in `sessionDir`, its lock held and its header written; only a
+ * header, so it is made durable by the first turn's sync and starting a session never waits on
+ * disk.
+ */
+export function newFileState(opts: {
+  cwd: string;
+  sessionDir: string;
+  parentSession?: string;
+}): StoreState {
+  const header = newHeader(opts.cwd, opts.parentSession);
+  const { file, lock, writer } = createSessionFile(
+    opts.sessionDir,
+    header,
+    serializeLine(header),
+    false,
+  );
+  return { ...emptyState(file, header), writer, source: fileSource(file), lock, nextLine: 2 };
+}
+
+/**
+ * Opens the existing `file` as `options` ask and hands it to `load`: a writable open takes the
+ * file's lock first (released if `load` throws), the others take none.
+ */
+export function openExisting<T>(
+  file: string,
+  options: OpenOptions,
+  load: (file: string, lock: FileLock | undefined, mode: OpenMode) => T,
+): T {
+  const resolved = path.resolve(file);
+  if (!fs.existsSync(resolved)) throw new Error(`No such session file: ${resolved}`);
+  const mode = openMode(resolved, options);
+  if (mode !== 'write') return load(resolved, undefined, mode);
+  const lock = acquireLock(resolved);
+  return releasingOnFailure(lock, () => load(resolved, lock, 'write'));
+}
+
+/** `load()`, with `lock` released if it throws. */
+export function releasingOnFailure<T>(lock: FileLock, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 /**
@@ -85,7 +134,7 @@ export interface OpenOptions {
 }
 
 /** How to open `file` (which exists) for the given options. */
-export function openMode(file: string, options: OpenOptions): OpenMode {
+function openMode(file: string, options: OpenOptions): OpenMode {
   if (options.readOnly) return 'read';
   // An empty file has nothing to read: only a writable open can give it its header.
   if (options.writableOnDemand && fs.statSync(file).size > 0) return 'on demand';
