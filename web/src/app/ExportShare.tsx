@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
 import type { ShareLink } from '../../../shared/rest-shapes';
 import { createShare, listShares, revokeShare } from '../api/rest';
+import { openView, readEntryId, shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import { Modal } from '../ui/Modal';
 import './export-share.css';
 
@@ -13,7 +15,16 @@ function absolute(url: string): string {
   return new URL(url, window.location.origin).href;
 }
 
-export function ExportShare({
+/** The open session's downloads and share links (nothing before its first snapshot). */
+export function ExportShare(props: { canShare: boolean; report(error: unknown): void }) {
+  const sessionId = usePage(shownSessionId);
+  // A new link pins the entry being read, else the leaf.
+  const entryId = usePage((state) => readEntryId(state) ?? openView(state)?.leafId ?? null);
+  if (!sessionId) return null;
+  return <ExportShareFor {...props} sessionId={sessionId} entryId={entryId} />;
+}
+
+function ExportShareFor({
   sessionId,
   entryId,
   canShare,

@@ -1,13 +1,15 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { mayAccess, readsOnly } from '../../../shared/authorisation';
 import type { Me } from '../../../shared/rest-shapes';
-import { createPageStore } from '../state/page-store';
-import { PageStoreContext, usePageStore } from '../state/use-page-store';
+import { openView, shownSessionId } from '../state/page-selectors';
+import { createPageStore, EMPTY_PAGE } from '../state/page-store';
+import type { Notice as SessionNotice } from '../state/session-reducer';
+import { PageStoreContext, usePage } from '../state/use-page-store';
 import { ChatPane } from '../chat/ChatPane';
 import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
+import { RetryNote } from '../chat/RetryNote';
 import { SessionsSidebar } from '../sessions/SessionsSidebar';
-import { sessionTitle } from '../sessions/session-lineage';
 import { useSessionSearch } from '../sessions/use-session-search';
 import { WorkspaceResourcesContext } from '../chat/resources-context';
 import { ContextMarksProvider } from '../tree/ContextMarksProvider';
@@ -16,6 +18,7 @@ import { sendBlockedBy } from './ConnectionBanner';
 import { NoticeList } from './NoticeList';
 import { ReadOnlyNote } from './ReadOnlyNote';
 import { ExportShare } from './ExportShare';
+import { sessionFromUrl } from './session-url';
 import { useReadFromUrl } from './use-shared-link';
 import { TopBar, type Panel } from './TopBar';
 import { useContextEdits } from './use-context-edits';
@@ -34,9 +37,12 @@ import { useTreeNavigation } from './use-tree-navigation';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
-/** The page once the user is known, with its own store (decision 089). */
+/** The page once the user is known, with its own store (decisions 089, 093). */
 export function Workbench(props: WorkbenchProps) {
-  const [store] = useState(createPageStore);
+  // The session in the URL is open from the start, so a reload reopens it.
+  const [store] = useState(() =>
+    createPageStore({ ...EMPTY_PAGE, openSessionId: sessionFromUrl() }),
+  );
   return (
     <PageStoreContext.Provider value={store}>
       <WorkbenchPage {...props} />
@@ -44,7 +50,12 @@ export function Workbench(props: WorkbenchProps) {
   );
 }
 
-/** The page once the user is known: sessions | chat | tree, all driven by one socket. */
+const NO_NOTICES: readonly SessionNotice[] = [];
+
+/**
+ * The page once the user is known: sessions | chat | tree, all driven by one socket. The panes
+ * read what they draw from the page store; the workbench hands them the commands.
+ */
 function WorkbenchPage({
   me,
   onLoggedOut,
@@ -55,7 +66,6 @@ function WorkbenchPage({
   /** Who the server says the user is now (a role changed while the page was open). */
   onMe(me: Me): void;
 }) {
-  const store = usePageStore();
   const editor = useEditorContent();
   const { text: editorText, setText: setEditorText, images, setImages } = editor;
   const [panel, setPanel] = useState<Panel>('chat');
@@ -66,33 +76,35 @@ function WorkbenchPage({
   // A viewer gets a read-only page: one line says so, and no control that could never work.
   const readOnly = readsOnly(me.user);
 
-  const opened = useOpenSession({ socket, store, canCreate, setPanel, report, clear });
-  const { workspaces, sessionId, sessionList } = opened;
-  const { sessions, refreshSessions } = sessionList;
+  const opened = useOpenSession({ socket, canCreate, setPanel, report, clear });
+  const { sessionList } = opened;
+  const workspaces = usePage((state) => state.workspaces);
   const { query, setQuery, search } = useSessionSearch(workspaces);
-  const session = useSession(socket, store, sessionId, opened.onClosed);
-  const { view, notify, dismiss, loadBodies } = session;
-  useListsAfterRuns(view, workspaces, refreshSessions);
+  const session = useSession(socket, opened.onClosed);
+  const { notify, dismiss, loadBodies } = session;
+  useListsAfterRuns(sessionList.refreshSessions);
 
-  const running = view?.state.isStreaming ?? false;
-  const currentId = view?.sessionId ?? null;
-  const canWrite = view?.access.canWrite ?? canCreate;
+  const currentId = usePage(shownSessionId);
+  const running = usePage((state) => openView(state)?.state.isStreaming ?? false);
+  const canWrite = usePage((state) => openView(state)?.access.canWrite ?? canCreate);
+  const entries = usePage((state) => openView(state)?.tree.length ?? 0);
+  const sessionNotices = usePage((state) => openView(state)?.notices ?? NO_NOTICES);
   const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
 
-  const ready = view !== null && status === 'open';
-  const contextEdits = useContextEdits(socket, view, canWrite, fail);
-  const reading = useReadingMode(socket, store, session, fail, setPanel);
+  const ready = currentId !== null && status === 'open';
+  const contextEdits = useContextEdits(socket, canWrite, fail);
+  const reading = useReadingMode(socket, session, fail, setPanel);
   const workspace = useWorkspaceResources({
     socket,
     sessionId: currentId,
     ready,
     running,
-    entries: view?.tree.length ?? 0,
+    entries,
     report,
     clear,
   });
-  useReadFromUrl(view?.sessionId ?? null, (id) => view?.byId.has(id) ?? false, reading);
-  useRevealReads(store, view, reading);
+  useReadFromUrl(reading);
+  useRevealReads(reading);
   const { send, abort, clearQueue, dequeue } = useEditorCommands({
     socket,
     sessionId: currentId,
@@ -102,7 +114,6 @@ function WorkbenchPage({
   });
   const { navigate, prefetch, forkCandidate } = useTreeNavigation({
     socket,
-    view,
     editor,
     editorFilled,
     loadBodies,
@@ -111,8 +122,6 @@ function WorkbenchPage({
   const { setLabel, setModel, setThinkingLevel, compact, forkLatest, clone, newSession } =
     useSessionCommands({
       socket,
-      view,
-      workspaces,
       open: opened.open,
       createSession: opened.createSession,
       setEditorText,
@@ -121,15 +130,7 @@ function WorkbenchPage({
       fail,
     });
 
-  const listed = useMemo(
-    () =>
-      Object.values(sessions)
-        .flat()
-        .find((s) => s.id === currentId),
-    [sessions, currentId],
-  );
-  const title = view?.sessionName ?? (listed ? sessionTitle(listed) : 'New session');
-  const notices = withSessionNotices(pageNotices, view?.notices ?? [], dismiss);
+  const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
 
   return (
     <div className="workbench" data-panel={panel}>
@@ -137,9 +138,6 @@ function WorkbenchPage({
       <NoticeList notices={notices} />
       <aside className="panel panel-sessions">
         <SessionsSidebar
-          workspaces={workspaces}
-          sessions={sessions}
-          currentSessionId={currentId}
           query={query}
           onQuery={setQuery}
           search={search}
@@ -151,13 +149,9 @@ function WorkbenchPage({
       </aside>
       <main className="panel panel-chat">
         <ChatToolbar
-          title={title}
-          state={view?.state ?? null}
-          models={view?.models ?? []}
           canWrite={canWrite}
           canCreate={canCreate}
           readOnly={readOnly}
-          compacting={view?.compacting ?? null}
           onModel={setModel}
           onThinkingLevel={setThinkingLevel}
           onCompact={compact}
@@ -166,32 +160,16 @@ function WorkbenchPage({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
           socket={socket}
-          sessionId={view?.sessionId ?? null}
-          readingEntryId={reading.entryId}
         />
-        {view ? (
-          <ExportShare
-            sessionId={view.sessionId}
-            entryId={reading.entryId ?? view.leafId}
-            canShare={canWrite}
-            report={fail}
-          />
-        ) : null}
+        <ExportShare canShare={canWrite} report={fail} />
         <WorkspaceResourcesContext value={workspace.resources}>
           <ChatPane
-            view={view}
-            reading={reading}
             contextActions={contextEdits.actions}
+            onBack={reading.back}
             onNavigate={navigate}
-            empty={sessionId ? 'Opening the session…' : 'No session open.'}
           />
         </WorkspaceResourcesContext>
-        {view?.retry ? (
-          <p className="retry-note" role="status">
-            Retrying ({view.retry.attempt}/{view.retry.maxAttempts}) after:{' '}
-            {view.retry.errorMessage}
-          </p>
-        ) : null}
+        <RetryNote />
         {readOnly ? (
           <ReadOnlyNote />
         ) : (
@@ -201,12 +179,9 @@ function WorkbenchPage({
             focusRequest={editorFocus}
             images={images}
             onImages={setImages}
-            running={running}
             canWrite={canWrite}
             ready={ready}
             sendBlocked={sendBlockedBy(status)}
-            steering={view?.state.steering ?? []}
-            followUp={view?.state.followUp ?? []}
             onSend={reading.backThen(send)}
             onAbort={abort}
             onClearQueue={clearQueue}
@@ -217,20 +192,13 @@ function WorkbenchPage({
         )}
       </main>
       <section className="panel panel-tree" role="region" aria-label="Session tree">
-        <ContextMarksProvider marks={contextEdits} reading={reading.entryId}>
-          {view ? (
-            <SessionTree
-              sessionId={view.sessionId}
-              tree={view.tree}
-              byId={view.byId}
-              leafId={view.leafId}
-              readOnly={!canWrite}
-              onNavigate={reading.backThen(navigate)}
-              onRead={reading.read}
-              onPrefetch={prefetch}
-              onSetLabel={setLabel}
-            />
-          ) : null}
+        <ContextMarksProvider marks={contextEdits}>
+          <SessionTree
+            onNavigate={reading.backThen(navigate)}
+            onRead={reading.read}
+            onPrefetch={prefetch}
+            onSetLabel={setLabel}
+          />
         </ContextMarksProvider>
       </section>
     </div>

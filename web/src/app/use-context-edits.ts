@@ -4,7 +4,8 @@ import type { ArborSocket } from '../socket/arbor-socket';
 import { contextEditsKey, contextEditsOnPath, type ContextEditShown } from '../state/context-edits';
 import { activePathIds } from '../state/active-path';
 import { historyOnlyKey, modelContextOnPath } from '../state/model-context';
-import type { SessionView } from '../state/session-reducer';
+import { openView, shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 
 /*
  * The page's side of context edits (decision 064): the `edit_context` command for those who may
@@ -14,11 +15,11 @@ import type { SessionView } from '../state/session-reducer';
 
 /**
  * The actions the chat offers on its messages (undefined for a user who may not act), and the
- * edits in effect on the active path, the same object while what they show is the same.
+ * edits in effect on the open session's active path (read from the page store), the same object
+ * while what they show is the same.
  */
 export function useContextEdits(
   socket: ArborSocket,
-  view: SessionView | null,
   canWrite: boolean,
   fail: (error: unknown) => void,
 ): {
@@ -27,8 +28,11 @@ export function useContextEdits(
   /** Entries of the active path only in history (a compaction summarised them; decision 076). */
   historyOnly: ReadonlySet<string>;
 } {
-  const sessionId = view?.sessionId ?? null;
-  const idle = view ? !view.state.isStreaming && !view.state.isCompacting : false;
+  const sessionId = usePage(shownSessionId);
+  const idle = usePage((state) => {
+    const view = openView(state);
+    return view ? !view.state.isStreaming && !view.state.isCompacting : false;
+  });
   const actions = useMemo((): ContextEditActions | undefined => {
     if (!sessionId || !canWrite) return undefined;
     return {
@@ -41,11 +45,11 @@ export function useContextEdits(
     };
   }, [socket, sessionId, canWrite, idle, fail]);
   // Walked again only when the path, its bodies or its edits change (not on every streamed delta).
-  const byId = view?.byId;
-  const leafId = view?.leafId ?? null;
-  const bodies = view?.bodies;
-  const contextEdits = view?.contextEdits;
-  const compactions = view?.compactions;
+  const byId = usePage((state) => openView(state)?.byId);
+  const leafId = usePage((state) => openView(state)?.leafId ?? null);
+  const bodies = usePage((state) => openView(state)?.bodies);
+  const contextEdits = usePage((state) => openView(state)?.contextEdits);
+  const compactions = usePage((state) => openView(state)?.compactions);
   const { context, edits } = useMemo(() => {
     if (!byId || !bodies || !contextEdits || !compactions)
       return { context: undefined, edits: new Map<string, ContextEditShown>() };

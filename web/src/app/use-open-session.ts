@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { WorkspaceInfo } from '../../../shared/rest-shapes';
 import { listWorkspaces } from '../api/rest';
 import type { ArborSocket } from '../socket/arbor-socket';
-import type { PageStore } from '../state/page-store';
-import type { SessionView } from '../state/session-reducer';
+import { openView } from '../state/page-selectors';
+import { usePage, usePageStore } from '../state/use-page-store';
 import { useSessionList } from '../sessions/use-session-list';
 import { sessionFromUrl, showSessionInUrl } from './session-url';
 import type { Panel } from './TopBar';
@@ -13,33 +13,32 @@ import { describeError } from './use-session';
 /**
  * Which session the page has open, and the lists it is chosen from: the workspaces, their
  * sessions (with rename, delete and its undo), and the first load, which opens the session in the
- * URL, else the first workspace's newest session, else a new one.
+ * URL, else the first workspace's newest session, else a new one. All of it is kept in the page
+ * store (`openSessionId`, `workspaces`, `sessions`; decision 093), which the panes read.
  */
 export function useOpenSession({
   socket,
-  store,
   canCreate,
   setPanel,
   report,
   clear,
 }: {
   socket: ArborSocket;
-  store: PageStore;
   canCreate: boolean;
   setPanel(panel: Panel): void;
   report(text: string, kind?: 'error' | 'info', options?: ReportOptions): void;
   clear(key: string): void;
 }) {
-  const [workspaces, setWorkspaces] = useState<WorkspaceInfo[]>([]);
-  const [sessionId, setSessionId] = useState<string | null>(sessionFromUrl);
+  const store = usePageStore();
+  const { dispatch } = store;
 
   const open = useCallback(
     (id: string) => {
-      setSessionId(id);
+      dispatch({ type: 'open_session', sessionId: id });
       showSessionInUrl(id);
       setPanel('chat');
     },
-    [setPanel],
+    [dispatch, setPanel],
   );
 
   const createSession = useCallback(
@@ -52,14 +51,11 @@ export function useOpenSession({
   );
 
   const revealEntry = useCallback(
-    (id: string, entryId: string) =>
-      store.dispatch({ type: 'reveal_entry', sessionId: id, entryId }),
-    [store],
+    (id: string, entryId: string) => dispatch({ type: 'reveal_entry', sessionId: id, entryId }),
+    [dispatch],
   );
 
   const sessionList = useSessionList({
-    workspaces,
-    sessionId,
     canCreate,
     open,
     createSession,
@@ -77,7 +73,7 @@ export function useOpenSession({
       try {
         const list = await listWorkspaces();
         if (!live) return;
-        setWorkspaces(list);
+        dispatch({ type: 'workspaces_listed', workspaces: list });
         const byWorkspace = await refreshSessions(list);
         if (!live || sessionFromUrl()) return;
         const first = list[0];
@@ -92,33 +88,33 @@ export function useOpenSession({
     return () => {
       live = false;
     };
-  }, [refreshSessions, open, createSession, report, canCreate]);
+  }, [dispatch, refreshSessions, open, createSession, report, canCreate]);
 
   const onListClosed = sessionList.onClosed;
   /** The server closed a session (deleted, gone): the list says so, and none is open any more. */
   const onClosed = useCallback(
     (closedId: string, reason: string) => {
-      if (closedId !== sessionId) return;
+      if (closedId !== store.getState().openSessionId) return;
       onListClosed(closedId, reason);
-      setSessionId(null);
+      dispatch({ type: 'close_session', sessionId: closedId });
     },
-    [sessionId, onListClosed],
+    [store, dispatch, onListClosed],
   );
 
-  return { workspaces, sessionId, open, createSession, sessionList, onClosed };
+  return { open, createSession, sessionList, onClosed };
 }
 
 /** Keeps the session lists fresh when a run ends (first prompts, counts and times change). */
 export function useListsAfterRuns(
-  view: SessionView | null,
-  workspaces: WorkspaceInfo[],
   refreshSessions: (list: WorkspaceInfo[]) => Promise<unknown>,
 ): void {
-  const running = view?.state.isStreaming ?? false;
-  const treeSize = view?.tree.length ?? 0;
+  const workspaces = usePage((state) => state.workspaces);
+  const running = usePage((state) => openView(state)?.state.isStreaming ?? false);
+  const treeSize = usePage((state) => openView(state)?.tree.length ?? 0);
+  const sessionName = usePage((state) => openView(state)?.sessionName);
   useEffect(() => {
     if (running || workspaces.length === 0) return;
     const timer = setTimeout(() => void refreshSessions(workspaces).catch(() => undefined), 150);
     return () => clearTimeout(timer);
-  }, [running, treeSize, workspaces, refreshSessions, view?.sessionName]);
+  }, [running, treeSize, workspaces, refreshSessions, sessionName]);
 }

@@ -1,13 +1,14 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef } from 'react';
-import { useStore } from 'zustand';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { missingBodies } from '../state/chat-items';
 import { shownFor } from '../state/chat-window';
 import { missingEditBodies } from '../state/context-edits';
 import { missingCompactionBodies } from '../state/model-context';
-import type { PageStore } from '../state/page-store';
+import { openView, readEntryId } from '../state/page-selectors';
+import type { PageState } from '../state/page-store';
 import { readingView } from '../state/reading-view';
 import type { ReadingMode } from '../state/reading-view';
+import { usePage, usePageStore } from '../state/use-page-store';
 import type { SessionHandle } from './use-session';
 
 /*
@@ -16,25 +17,35 @@ import type { SessionHandle } from './use-session';
  * chat reveals them, like the active path's. Nothing is written and no one else sees a change.
  */
 
+/** Bodies the chat is about to draw on the read path, once `get_path` has given the newest. */
+function readPathMissingKey(state: PageState): string {
+  const view = openView(state);
+  const entryId = readEntryId(state);
+  if (!view || !entryId || !state.reading?.loaded) return '';
+  const chatView = readingView(view, entryId);
+  const shown = shownFor(state.chatWindow, view.sessionId);
+  return [
+    ...missingBodies(chatView, shown),
+    ...missingEditBodies(chatView),
+    ...missingCompactionBodies(chatView),
+  ].join(',');
+}
+
 export function useReadingMode(
   socket: ArborSocket,
-  store: PageStore,
-  session: Pick<SessionHandle, 'view' | 'loadBodies' | 'receiveMessages'>,
+  session: Pick<SessionHandle, 'loadBodies' | 'receiveMessages'>,
   fail: (error: unknown) => void,
   /** Brings the chat into sight (on a narrow screen the tree may be the panel shown). */
   showPanel: (panel: 'chat') => void,
 ): ReadingMode {
   const { loadBodies, receiveMessages } = session;
-  const view = useDeferredValue(session.view);
-  const reading = useStore(store, (state) => state.reading);
+  const store = usePageStore();
   const { dispatch } = store;
-  const sessionId = view?.sessionId ?? null;
-  // Reading belongs to one session, and to an entry it still has.
-  const current =
-    reading && reading.sessionId === sessionId && view?.byId.has(reading.entryId) ? reading : null;
+  const entryId = usePage(readEntryId);
 
   const read = useCallback(
     (entryId: string) => {
+      const sessionId = openView(store.getState())?.sessionId;
       if (!sessionId) return;
       dispatch({ type: 'read', sessionId, entryId });
       showPanel('chat');
@@ -49,28 +60,12 @@ export function useReadingMode(
           fail(error);
         });
     },
-    [socket, dispatch, sessionId, receiveMessages, fail, showPanel],
+    [socket, store, dispatch, receiveMessages, fail, showPanel],
   );
 
   const back = useCallback(() => dispatch({ type: 'read_back' }), [dispatch]);
 
-  const entryId = current?.entryId ?? null;
-  const chatView = useMemo(
-    () => (view && entryId ? readingView(view, entryId) : view),
-    [view, entryId],
-  );
-
-  // Bodies the chat is about to draw on the read path, once `get_path` has given the newest.
-  const shown = useStore(store, (state) => shownFor(state.chatWindow, sessionId));
-  const missing =
-    current?.loaded && chatView
-      ? [
-          ...missingBodies(chatView, shown),
-          ...missingEditBodies(chatView),
-          ...missingCompactionBodies(chatView),
-        ]
-      : [];
-  const missingKey = missing.join(',');
+  const missingKey = usePage(readPathMissingKey);
   useEffect(() => {
     if (missingKey) loadBodies(missingKey.split(','));
   }, [missingKey, loadBodies]);
@@ -93,8 +88,5 @@ export function useReadingMode(
     [back],
   );
 
-  return useMemo(
-    () => ({ entryId, chatView, read, back, backThen }),
-    [entryId, chatView, read, back, backThen],
-  );
+  return useMemo(() => ({ entryId, read, back, backThen }), [entryId, read, back, backThen]);
 }

@@ -1,20 +1,19 @@
 import { useCallback, type RefObject } from 'react';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
-import type { WorkspaceInfo } from '../../../shared/rest-shapes';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { activePathIds } from '../state/active-path';
-import type { SessionView } from '../state/session-reducer';
+import { openView, shownSessionId } from '../state/page-selectors';
+import { usePage, usePageStore } from '../state/use-page-store';
 import type { ForkCandidate } from './use-tree-navigation';
 
 /**
- * What the chat toolbar and the graph's label dialog do in the open session: label an entry, pick
- * the model and thinking level, compact, fork, clone and start a new session. A refusal reaches
- * the user through `fail`; nothing is changed on the page before the server has agreed.
+ * What the chat toolbar and the graph's label dialog do in the open session (as the page store
+ * holds it): label an entry, pick the model and thinking level, compact, fork, clone and start a
+ * new session. A refusal reaches the user through `fail`; nothing is changed on the page before
+ * the server has agreed.
  */
 export function useSessionCommands({
   socket,
-  view,
-  workspaces,
   open,
   createSession,
   setEditorText,
@@ -23,8 +22,6 @@ export function useSessionCommands({
   fail,
 }: {
   socket: ArborSocket;
-  view: SessionView | null;
-  workspaces: WorkspaceInfo[];
   open(sessionId: string): void;
   createSession(workspaceId: string): Promise<string>;
   setEditorText(text: string): void;
@@ -32,7 +29,8 @@ export function useSessionCommands({
   notify(kind: 'error' | 'info', text: string): void;
   fail(error: unknown): void;
 }) {
-  const currentId = view?.sessionId ?? null;
+  const store = usePageStore();
+  const currentId = usePage(shownSessionId);
 
   const setLabel = useCallback(
     (entryId: string, label: string | undefined) => {
@@ -105,6 +103,7 @@ export function useSessionCommands({
 
   /** Forks at the prompt a click last handed back, else at the newest prompt on the path. */
   const forkLatest = useCallback(() => {
+    const view = openView(store.getState());
     if (!view) return;
     const candidate = forkCandidate.current;
     if (candidate && candidate.leafId === view.leafId && view.byId.has(candidate.entryId)) {
@@ -120,7 +119,7 @@ export function useSessionCommands({
       }
     }
     notify('info', 'There is no prompt on this branch to fork from yet.');
-  }, [view, forkAt, notify, forkCandidate]);
+  }, [store, forkAt, notify, forkCandidate]);
 
   const clone = useCallback(() => {
     if (!currentId) return;
@@ -131,11 +130,12 @@ export function useSessionCommands({
   }, [currentId, socket, open, fail]);
 
   const newSession = useCallback(() => {
-    const workspaceId = view?.workspaceId ?? workspaces[0]?.id;
+    const state = store.getState();
+    const workspaceId = openView(state)?.workspaceId ?? state.workspaces[0]?.id;
     if (!workspaceId) return;
     setEditorText('');
     createSession(workspaceId).catch(fail);
-  }, [view, workspaces, createSession, fail, setEditorText]);
+  }, [store, createSession, fail, setEditorText]);
 
   return { setLabel, setModel, setThinkingLevel, compact, forkLatest, clone, newSession };
 }

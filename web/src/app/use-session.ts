@@ -1,23 +1,23 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useStore } from 'zustand';
 import { SessionEntrySchema, type SessionEntry } from '../../../shared/session-entries';
 import { shownFor } from '../state/chat-window';
 import { missingBodies } from '../state/chat-items';
 import { missingEditBodies } from '../state/context-edits';
 import { missingCompactionBodies } from '../state/model-context';
 import type { PathMessage } from '../../../shared/protocol';
-import type { PageStore } from '../state/page-store';
-import type { SessionView } from '../state/session-reducer';
+import { openView } from '../state/page-selectors';
+import type { PageState } from '../state/page-store';
+import { usePage, usePageStore } from '../state/use-page-store';
 import { CommandError, type ArborSocket } from '../socket/arbor-socket';
 
 /*
- * Keeps one session's view in step with the server: subscribes while `sessionId` is open, feeds
- * its frames to the page store's reducer, fetches the entry bodies the chat draws and lacks, and resyncs after a
- * gap. The session's state (usage, cost, queues) comes pushed by the server (`state_changed`).
+ * Keeps the open session's view in step with the server: subscribes while the store's
+ * `openSessionId` is open, feeds its frames to the page store's reducer, fetches the entry bodies
+ * the chat draws and lacks, and resyncs after a gap. The session's state (usage, cost, queues)
+ * comes pushed by the server (`state_changed`). The panes read the view from the store.
  */
 
 export interface SessionHandle {
-  view: SessionView | null;
   /** Fetches the bodies of these entries unless already asked for (a click is about to need them). */
   loadBodies(ids: readonly string[]): void;
   /** Keeps bodies the page got otherwise (a `get_path` answer) for `sessionId`. */
@@ -32,14 +32,30 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * The bodies the chat is about to draw and the page lacks, as one key (a string, so the page
+ * re-renders only when the list changes): older path messages than the snapshot carried once the
+ * user reveals them, and the new path's after a leaf move or a compaction. Context edits on the
+ * path too (the chat and the graph show them on the entries they change), and the path's last
+ * compaction (its first kept entry tells what the model's context holds).
+ */
+function missingKeyOf(state: PageState): string {
+  const live = openView(state);
+  if (!live) return '';
+  const shown = shownFor(state.chatWindow, live.sessionId);
+  return [
+    ...missingBodies(live, shown),
+    ...missingEditBodies(live),
+    ...missingCompactionBodies(live),
+  ].join(',');
+}
+
 export function useSession(
   socket: ArborSocket,
-  store: PageStore,
-  sessionId: string | null,
   onClosed: (sessionId: string, reason: string) => void,
 ): SessionHandle {
-  const view = useStore(store, (state) => state.view);
-  const { dispatch } = store;
+  const { dispatch } = usePageStore();
+  const sessionId = usePage((state) => state.openSessionId);
   const current = useRef(sessionId);
   const onClosedRef = useRef(onClosed);
   const requested = useRef(new Set<string>());
@@ -91,10 +107,8 @@ export function useSession(
     };
   }, [socket, sessionId, dispatch]);
 
-  const live = view && view.sessionId === sessionId ? view : null;
-
   // A gap in seqs: ask for a fresh snapshot.
-  const needsResync = live?.needsResync ?? false;
+  const needsResync = usePage((state) => openView(state)?.needsResync ?? false);
   useEffect(() => {
     if (needsResync && sessionId) void socket.resync(sessionId).catch(() => undefined);
   }, [needsResync, socket, sessionId]);
@@ -146,15 +160,7 @@ export function useSession(
     [socket, dispatch],
   );
 
-  // Bodies the chat is about to draw and the page lacks: older path messages than the snapshot
-  // carried once the user reveals them, and the new path's after a leaf move or a compaction.
-  const shown = useStore(store, (state) => shownFor(state.chatWindow, sessionId));
-  // Context edits on the path too: the chat and the graph show them on the entries they change.
-  // And the path's last compaction: its first kept entry tells what the model's context holds.
-  const missing = live
-    ? [...missingBodies(live, shown), ...missingEditBodies(live), ...missingCompactionBodies(live)]
-    : [];
-  const missingKey = missing.join(',');
+  const missingKey = usePage(missingKeyOf);
   useEffect(() => {
     if (sessionId && missingKey) loadBodies(missingKey.split(','));
   }, [sessionId, missingKey, loadBodies]);
@@ -170,7 +176,7 @@ export function useSession(
   );
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss_notice', id }), [dispatch]);
   return useMemo(
-    () => ({ view: live, loadBodies, receiveMessages, notify, dismiss }),
-    [live, loadBodies, receiveMessages, notify, dismiss],
+    () => ({ loadBodies, receiveMessages, notify, dismiss }),
+    [loadBodies, receiveMessages, notify, dismiss],
   );
 }

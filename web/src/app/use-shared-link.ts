@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { openView } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 
 /*
  * The page's side of a share link (docs/decisions/088): `/share/TOKEN` sends a logged-out visitor
@@ -15,16 +17,17 @@ export function followShareAfterLogin(): boolean {
 }
 
 /**
- * Reads the entry named by `?read=` once the session shows it, and drops it from the URL once the
- * chat reads it (the reading mode takes it only when its own view of the session has caught up).
+ * Reads the entry named by `?read=` once the open session shows it, and drops it from the URL once
+ * the chat reads it.
  */
-export function useReadFromUrl(
-  sessionId: string | null,
-  has: (entryId: string) => boolean,
-  reading: { entryId: string | null; read(entryId: string): void },
-): void {
+export function useReadFromUrl(reading: {
+  entryId: string | null;
+  read(entryId: string): void;
+}): void {
   const entryId = new URLSearchParams(window.location.search).get('read');
-  const ready = entryId !== null && sessionId !== null && has(entryId);
+  const ready = usePage(
+    (state) => entryId !== null && (openView(state)?.byId.has(entryId) ?? false),
+  );
   const { read, entryId: readingId } = reading;
   useEffect(() => {
     if (!ready || entryId === null) return;

@@ -3,7 +3,8 @@ import { clickOutcome, editorContentOf, isEditableMessage } from '../../../share
 import type { TreeNode } from '../../../shared/session-entries';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { activePathIds } from '../state/active-path';
-import type { SessionView } from '../state/session-reducer';
+import { openView } from '../state/page-selectors';
+import { usePageStore } from '../state/use-page-store';
 import type { SummaryChoice } from '../tree/TreeToolbar';
 import type { EditorContent } from './use-editor-commands';
 
@@ -21,14 +22,12 @@ export interface ForkCandidate {
  */
 export function useTreeNavigation({
   socket,
-  view,
   editor,
   editorFilled,
   loadBodies,
   fail,
 }: {
   socket: ArborSocket;
-  view: SessionView | null;
   editor: EditorContent;
   /** The editor was filled by a click (on a narrow screen it comes into sight). */
   editorFilled(): void;
@@ -41,19 +40,19 @@ export function useTreeNavigation({
   forkCandidate: RefObject<ForkCandidate | null>;
 } {
   const { setText: setEditorText, setImages } = editor;
-  // Read through a ref so the graph's callbacks stay stable while messages stream.
-  const viewRef = useRef(view);
+  // The view is read from the store when a click comes, so the graph's callbacks stay stable
+  // while messages stream.
+  const store = usePageStore();
   // The editor's content as of the last render, for a click that fills it and may have to undo.
   const editorRef = useRef({ text: editor.text, images: editor.images });
   useEffect(() => {
-    viewRef.current = view;
     editorRef.current = { text: editor.text, images: editor.images };
   });
   const forkCandidate = useRef<ForkCandidate | null>(null);
 
   const navigate = useCallback(
     (entry: TreeNode, summary: SummaryChoice) => {
-      const view = viewRef.current;
+      const view = openView(store.getState());
       if (!view) return;
       const outcome = clickOutcome(entry);
       // A summary only makes sense when the old leaf is left behind on another branch.
@@ -101,16 +100,16 @@ export function useTreeNavigation({
           fail(error);
         });
     },
-    [socket, fail, editorFilled, setEditorText, setImages],
+    [socket, store, fail, editorFilled, setEditorText, setImages],
   );
 
   // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
   const prefetch = useCallback(
     (entry: TreeNode) => {
-      const view = viewRef.current;
+      const view = openView(store.getState());
       if (view && isEditableMessage(entry) && !view.bodies.has(entry.id)) loadBodies([entry.id]);
     },
-    [loadBodies],
+    [store, loadBodies],
   );
 
   return { navigate, prefetch, forkCandidate };

@@ -1,47 +1,44 @@
 import type { TreeNode } from '../../../shared/session-entries';
-import type { ReadingMode } from '../state/reading-view';
+import { shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import type { SummaryChoice } from '../tree/TreeToolbar';
-import type { SessionView } from '../state/session-reducer';
 import { ChatLog } from './ChatLog';
 import type { ContextEditActions } from './ContextEditControls';
 import { ReadingBannerFor } from './ReadingBanner';
+import { useChatView } from './use-chat-view';
 
 const NO_SUMMARY: SummaryChoice = { mode: 'none', instructions: '' };
 
 /**
- * The chat: the active path, or the branch being read with its banner (decision 076). Context
- * edits are offered on the active path only (an edit counts only on the branch it is written to).
+ * The chat: the active path, or the branch being read with its banner (decision 076), read from
+ * the page store. Context edits are offered on the active path only (an edit counts only on the
+ * branch it is written to).
  */
 export function ChatPane(props: {
-  /** The session as of now (the chat itself draws `reading.chatView`, which may lag behind). */
-  view: SessionView | null;
-  reading: ReadingMode;
   contextActions: ContextEditActions | undefined;
+  /** Back to the current branch. */
+  onBack(): void;
   /** The click rule on an entry: what "Continue here" does. */
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
-  /** What the chat says while no session is shown. */
-  empty: string;
 }) {
-  const { view, reading } = props;
+  const { chatView, entryId } = useChatView();
+  const sessionId = usePage(shownSessionId);
+  const opening = usePage((state) => state.openSessionId !== null);
   return (
     <>
       <ReadingBannerFor
-        view={view}
-        entryId={reading.entryId}
-        onBack={reading.back}
+        entryId={entryId}
+        onBack={props.onBack}
         onContinue={(entry) => {
-          reading.back();
+          props.onBack();
           props.onNavigate(entry, NO_SUMMARY);
         }}
       />
-      {reading.chatView && reading.chatView.sessionId === view?.sessionId ? (
-        <ChatLog
-          view={reading.chatView}
-          contextActions={reading.entryId ? undefined : props.contextActions}
-        />
+      {chatView && chatView.sessionId === sessionId ? (
+        <ChatLog view={chatView} contextActions={entryId ? undefined : props.contextActions} />
       ) : (
         <div className="chat-log" role="log" aria-label="Conversation">
-          <p className="chat-empty">{props.empty}</p>
+          <p className="chat-empty">{opening ? 'Opening the session…' : 'No session open.'}</p>
         </div>
       )}
     </>

@@ -1,5 +1,8 @@
 import { memo, useState } from 'react';
-import type { AgentState, ModelSummary } from '../../../shared/protocol';
+import type { ModelSummary } from '../../../shared/protocol';
+import { useSessionTitle } from '../sessions/use-session-title';
+import { openView, readEntryId, shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import { ModelPicker } from './ModelPicker';
 import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
@@ -7,14 +10,10 @@ import { SessionStats } from './SessionStats';
 import type { ArborSocket } from '../socket/arbor-socket';
 
 interface ChatToolbarProps {
-  title: string;
-  state: AgentState | null;
-  models: ModelSummary[];
   canWrite: boolean;
   canCreate: boolean;
   /** A viewer's page: the settings shown as text, and no control that could never work. */
   readOnly: boolean;
-  compacting: string | null;
   onModel(modelId: string): void;
   onThinkingLevel(level: string): void;
   onCompact(instructions?: string): void;
@@ -23,11 +22,11 @@ interface ChatToolbarProps {
   onNew(): void;
   /** How many messages of the path a compaction summarised (a legend beside the meter says so). */
   summarised?: number;
-  /** For the Statistics dialog: the socket it asks on, the session, and the entry being read. */
+  /** For the Statistics dialog: the socket it asks on. */
   socket: ArborSocket;
-  sessionId: string | null;
-  readingEntryId: string | null;
 }
+
+const NO_MODELS: ModelSummary[] = [];
 
 function compactNumber(value: number): string {
   if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
@@ -45,24 +44,32 @@ function ReadOnlySettings({ model, level }: { model: string; level: string }) {
   );
 }
 
-/** Session controls: model, thinking level, context meter and cost, compact, fork, clone, new. */
+/**
+ * Session controls: model, thinking level, context meter and cost, compact, fork, clone, new. What
+ * they show of the open session is read from the page store.
+ */
 export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
-  const { state, models } = props;
+  const title = useSessionTitle();
+  const state = usePage((page) => openView(page)?.state ?? null);
+  const models = usePage((page) => openView(page)?.models ?? NO_MODELS);
+  const compactingNow = usePage((page) => openView(page)?.compacting ?? null);
+  const sessionId = usePage(shownSessionId);
+  const readingEntryId = usePage(readEntryId);
   const [instructions, setInstructions] = useState('');
   const usage = state?.contextUsage;
   const tokens = usage?.tokens ?? 0;
   const window = usage?.contextWindow ?? 0;
   const busy = state ? state.isStreaming || state.isCompacting : true;
   const model = models.find((m) => m.id === state?.modelId);
-  const compacting = props.compacting ? (
+  const compacting = compactingNow ? (
     <span className="badge" role="status">
-      Compacting ({props.compacting})…
+      Compacting ({compactingNow})…
     </span>
   ) : null;
   return (
     <div className="chat-toolbar">
-      <h1 className="session-title" title={props.title}>
-        {props.title}
+      <h1 className="session-title" title={title}>
+        {title}
       </h1>
       <div className="chat-toolbar-row">
         {props.readOnly ? (
@@ -113,11 +120,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
-        <SessionStats
-          socket={props.socket}
-          sessionId={props.sessionId}
-          readingEntryId={props.readingEntryId}
-        />
+        <SessionStats socket={props.socket} sessionId={sessionId} readingEntryId={readingEntryId} />
       </div>
       {props.readOnly ? (
         compacting

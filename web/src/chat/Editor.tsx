@@ -1,6 +1,8 @@
 import { memo, useEffect, useRef } from 'react';
 import { ShellHint } from './ShellHint';
 import type { ImageContent } from '../../../shared/messages';
+import { openView } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import { SendNote, sendRefusal } from './SendNote';
 import { SlashMenu } from './SlashMenu';
 import type { SlashItem } from './slash-menu';
@@ -15,14 +17,11 @@ interface EditorProps {
   focusRequest?: number;
   images: ImageContent[];
   onImages(images: ImageContent[]): void;
-  running: boolean;
   canWrite: boolean;
   /** False until a session is open and connected; a send made before waits for it. */
   ready: boolean;
   /** Why nothing can be sent now (the server is away), or null; the text stays in the editor. */
   sendBlocked: string | null;
-  steering: string[];
-  followUp: string[];
   onSend(mode: SendMode): void;
   onAbort(): void;
   /** Takes every queued message back into the editor. */
@@ -36,6 +35,7 @@ interface EditorProps {
 }
 
 const NO_ITEMS: readonly SlashItem[] = [];
+const NO_QUEUE: string[] = [];
 
 export type QueueName = 'steering' | 'followUp';
 
@@ -57,10 +57,14 @@ function readImage(file: File): Promise<ImageContent> {
 /**
  * The message editor. Enter sends (a prompt when idle, a steer while the agent runs), Alt+Enter
  * queues a follow-up while it runs, Shift+Enter is a new line, Escape aborts a run. Pasted images
- * are attached.
+ * are attached. Whether the agent runs, and its queues, are read from the page store.
  */
 export const Editor = memo(function Editor(props: EditorProps) {
-  const { value, images, running, canWrite } = props;
+  const { value, images, canWrite } = props;
+  const running = usePage((state) => openView(state)?.state.isStreaming ?? false);
+  const steering = usePage((state) => openView(state)?.state.steering ?? NO_QUEUE);
+  const followUp = usePage((state) => openView(state)?.state.followUp ?? NO_QUEUE);
+  const queues = { steering, followUp };
   const area = useRef<HTMLTextAreaElement>(null);
   const empty = value.trim() === '' && images.length === 0;
   // A message the server would refuse (too long), or one it cannot receive now, is not sent.
@@ -77,11 +81,11 @@ export const Editor = memo(function Editor(props: EditorProps) {
 
   return (
     <div className="editor">
-      {props.steering.length + props.followUp.length > 0 ? (
+      {queues.steering.length + queues.followUp.length > 0 ? (
         <div className="queue" aria-label="Queued messages">
           <ul>
             {(['steering', 'followUp'] as const).flatMap((queue) =>
-              props[queue].map((text, i) => (
+              queues[queue].map((text, i) => (
                 <li key={`${queue}${i}`}>
                   <span className="badge">{QUEUE_BADGE[queue]}</span>{' '}
                   <span className="queued-text">{text}</span>

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import type { TreeNode } from '../../../shared/session-entries';
 import { activePathIds } from '../state/active-path';
-import type { SessionView } from '../state/session-reducer';
+import { openView } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import './context-marks.css';
 
 interface ReadingBannerProps {
@@ -49,25 +50,31 @@ export const ReadingBanner = memo(function ReadingBanner(props: ReadingBannerPro
   );
 });
 
-/** The banner for the entry being read in `view`, or nothing when the chat shows the active path. */
+/**
+ * The banner for the entry being read in the open session (read from the page store), or nothing
+ * when the chat shows the active path.
+ */
 export function ReadingBannerFor({
-  view,
   entryId,
   onBack,
   onContinue,
 }: {
-  view: SessionView | null;
   entryId: string | null;
   onBack(): void;
   onContinue(entry: TreeNode): void;
 }) {
-  const entry = entryId ? view?.byId.get(entryId) : undefined;
-  if (!view || !entry) return null;
+  const entry = usePage((state) => (entryId ? openView(state)?.byId.get(entryId) : undefined));
+  const onCurrentBranch = usePage((state) => {
+    const view = openView(state);
+    return view !== null && entryId !== null && activePathIds(view).includes(entryId);
+  });
+  const canWrite = usePage((state) => openView(state)?.access.canWrite ?? false);
+  if (!entry) return null;
   return (
     <ReadingBanner
       preview={entry.preview.slice(0, 80)}
-      onCurrentBranch={activePathIds(view).includes(entry.id)}
-      canWrite={view.access.canWrite}
+      onCurrentBranch={onCurrentBranch}
+      canWrite={canWrite}
       onBack={onBack}
       onContinue={() => onContinue(entry)}
     />

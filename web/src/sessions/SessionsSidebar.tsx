@@ -1,5 +1,7 @@
 import { memo, useMemo, useState } from 'react';
-import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
+import type { SessionListItem } from '../../../shared/rest-shapes';
+import { shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import { LineageNote } from './LineageNote';
 import { SearchResults } from './SearchResults';
 import { lineageRows, sessionTitle } from './session-lineage';
@@ -8,9 +10,6 @@ import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
 import './search.css';
 
 interface SessionsSidebarProps {
-  workspaces: WorkspaceInfo[];
-  sessions: Record<string, SessionListItem[]>;
-  currentSessionId: string | null;
   query: string;
   onQuery(query: string): void;
   /** The search for `query` (null: no query, the plain list shows). */
@@ -136,12 +135,16 @@ function SessionRow({
 
 /**
  * Workspaces and their sessions, newest first, with rename, delete and lineage; while there is a
- * query, the sessions whose messages match it instead, with where they matched.
+ * query, the sessions whose messages match it instead, with where they matched. The lists and
+ * the open session are read from the page store.
  */
 export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSidebarProps) {
+  const workspaces = usePage((state) => state.workspaces);
+  const sessions = usePage((state) => state.sessions);
+  const currentSessionId = usePage(shownSessionId);
   const byId = useMemo(
-    () => new Map(Object.values(props.sessions).flatMap((list) => list.map((s) => [s.id, s]))),
-    [props.sessions],
+    () => new Map(Object.values(sessions).flatMap((list) => list.map((s) => [s.id, s]))),
+    [sessions],
   );
   const { search } = props;
   return (
@@ -162,7 +165,7 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
               : ''}
         </p>
       ) : null}
-      {props.workspaces.map((workspace) => {
+      {workspaces.map((workspace) => {
         if (search) {
           return (
             <section
@@ -175,13 +178,13 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
                 workspaceId={workspace.id}
                 search={search}
                 byId={byId}
-                currentSessionId={props.currentSessionId}
+                currentSessionId={currentSessionId}
                 onOpenAt={props.onOpenAt}
               />
             </section>
           );
         }
-        const rows = lineageRows(props.sessions[workspace.id] ?? []);
+        const rows = lineageRows(sessions[workspace.id] ?? []);
         return (
           <section
             key={workspace.id}
@@ -197,7 +200,7 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
                   session={session}
                   byId={byId}
                   depth={depth}
-                  current={session.id === props.currentSessionId}
+                  current={session.id === currentSessionId}
                   onOpen={() => props.onOpen(session)}
                   onRename={(name) => props.onRename(session, name)}
                   onDelete={() => props.onDelete(session)}

@@ -1,6 +1,7 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
+import { usePageStore } from '../state/use-page-store';
 import type { ReportOptions } from '../ui/report-options';
 import { sessionTitle } from './session-lineage';
 
@@ -20,9 +21,6 @@ export function closedNoticeKey(sessionId: string): string {
 }
 
 interface SessionListDeps {
-  workspaces: WorkspaceInfo[];
-  /** The session the page has open (the one a delete may close). */
-  sessionId: string | null;
   canCreate: boolean;
   open(sessionId: string): void;
   createSession(workspaceId: string): Promise<string>;
@@ -34,26 +32,30 @@ interface SessionListDeps {
 }
 
 /**
- * The session lists of every workspace, and the list's own actions: rename, delete (to the trash,
- * with an Undo that opens the session again) and the notice when the open session goes away.
+ * The session lists of every workspace (kept in the page store, which the sidebar reads), and the
+ * list's own actions: rename, delete (to the trash, with an Undo that opens the session again) and
+ * the notice when the open session goes away.
  * The user's own delete is news, said once with its Undo; a session closed by anyone else (or a
  * delete in another tab) is an error, dropped as soon as that session is open again.
  */
 export function useSessionList(deps: SessionListDeps) {
-  const [sessions, setSessions] = useState<Record<string, SessionListItem[]>>({});
+  const store = usePageStore();
   const depsRef = useRef(deps);
   depsRef.current = deps;
   /** Sessions this page is deleting: their closing is the user's own doing. */
   const ownDeletes = useRef(new Set<string>());
 
-  const refreshSessions = useCallback(async (list: WorkspaceInfo[]) => {
-    const entries = await Promise.all(
-      list.map(async (w) => [w.id, await listSessions(w.id)] as const),
-    );
-    const byWorkspace = Object.fromEntries(entries) as Record<string, SessionListItem[]>;
-    setSessions(byWorkspace);
-    return byWorkspace;
-  }, []);
+  const refreshSessions = useCallback(
+    async (list: WorkspaceInfo[]) => {
+      const entries = await Promise.all(
+        list.map(async (w) => [w.id, await listSessions(w.id)] as const),
+      );
+      const byWorkspace = Object.fromEntries(entries) as Record<string, SessionListItem[]>;
+      store.dispatch({ type: 'sessions_listed', sessions: byWorkspace });
+      return byWorkspace;
+    },
+    [store],
+  );
 
   /** Opens a session and drops any notice that said it was gone. */
   const reopen = useCallback((sessionId: string) => {
@@ -80,12 +82,13 @@ export function useSessionList(deps: SessionListDeps) {
 
   const rename = useCallback(
     (session: SessionListItem, name: string) => {
-      const { report, describeError, workspaces } = depsRef.current;
+      const { report, describeError } = depsRef.current;
+      const { workspaces } = store.getState();
       renameSession(session.id, name)
         .then(() => refreshSessions(workspaces))
         .catch((error: unknown) => report(describeError(error)));
     },
-    [refreshSessions],
+    [store, refreshSessions],
   );
 
   const undoDelete = useCallback(
@@ -93,25 +96,25 @@ export function useSessionList(deps: SessionListDeps) {
       const { report, describeError } = depsRef.current;
       restoreSession(session.workspaceId, trashed)
         .then(async (restored) => {
-          await refreshSessions(depsRef.current.workspaces);
+          await refreshSessions(store.getState().workspaces);
           reopen(restored);
         })
         .catch((error: unknown) => report(describeError(error)));
     },
-    [refreshSessions, reopen],
+    [store, refreshSessions, reopen],
   );
 
   const remove = useCallback(
     (session: SessionListItem) => {
       const { report, describeError } = depsRef.current;
-      const wasOpen = session.id === depsRef.current.sessionId;
+      const wasOpen = session.id === store.getState().openSessionId;
       ownDeletes.current.add(session.id);
       deleteSession(session.id)
         .then(async (trashed) => {
           report(`Moved “${shortTitle(sessionTitle(session))}” to the trash.`, 'info', {
             action: { label: 'Undo', run: () => undoDelete(session, trashed) },
           });
-          const lists = await refreshSessions(depsRef.current.workspaces);
+          const lists = await refreshSessions(store.getState().workspaces);
           if (!wasOpen) return;
           const next = lists[session.workspaceId]?.find((s) => s.id !== session.id);
           if (next) depsRef.current.open(next.id);
@@ -123,8 +126,8 @@ export function useSessionList(deps: SessionListDeps) {
           report(describeError(error));
         });
     },
-    [refreshSessions, undoDelete],
+    [store, refreshSessions, undoDelete],
   );
 
-  return { sessions, refreshSessions, reopen, openAt, onClosed, rename, remove };
+  return { refreshSessions, reopen, openAt, onClosed, rename, remove };
 }

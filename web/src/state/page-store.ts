@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
 import { FIRST_WINDOW, revealEarlier, showAtLeast, type ChatWindow } from './chat-window';
 import { nextReveal, type RevealRequest } from './entry-reveal';
 import { sessionReducer, type SessionAction, type SessionView } from './session-reducer';
 
 /*
- * The page's session state in one store (decision 089): the open session's view, how much of its
- * chat is drawn, the latest request to show an entry, and the branch being read. One pure reducer
+ * The page's session state in one store (decisions 089, 093): which session is open and the lists
+ * it is chosen from, the open session's view, how much of its chat is drawn, the latest request to
+ * show an entry, and the branch being read. One pure reducer
  * (`pageReducer`, which hands session frames to `sessionReducer`) is its only update, and
  * components read it through selectors. Each page makes its own store, so two pages, or two
  * tests, never share any of it.
@@ -20,7 +22,13 @@ export interface Reading {
 }
 
 export interface PageState {
-  /** The open session's view, null before its first snapshot. */
+  /** The session the page has open (its view may not be in yet), or null. */
+  openSessionId: string | null;
+  /** The workspaces sessions are chosen from, as the server last listed them. */
+  workspaces: WorkspaceInfo[];
+  /** Each workspace's sessions, newest first, by workspace id. */
+  sessions: Record<string, SessionListItem[]>;
+  /** The latest session view, null before the first snapshot (`openView` pairs it with the open id). */
   view: SessionView | null;
   chatWindow: ChatWindow;
   /** The latest request to show an entry (null: none yet). */
@@ -30,6 +38,13 @@ export interface PageState {
 
 export type PageAction =
   | SessionAction
+  /** The page opens this session (its view follows with its snapshot). */
+  | { type: 'open_session'; sessionId: string }
+  /** This session went away: if it is the one open, none is open any more. */
+  | { type: 'close_session'; sessionId: string }
+  | { type: 'workspaces_listed'; workspaces: WorkspaceInfo[] }
+  /** Every workspace's sessions, by workspace id. */
+  | { type: 'sessions_listed'; sessions: Record<string, SessionListItem[]> }
   /** "Show earlier" in the chat. */
   | { type: 'show_earlier'; sessionId: string }
   /** At least this many of the newest chat items drawn (to show an older entry). */
@@ -45,6 +60,9 @@ export type PageAction =
   | { type: 'read_back' };
 
 export const EMPTY_PAGE: PageState = {
+  openSessionId: null,
+  workspaces: [],
+  sessions: {},
   view: null,
   chatWindow: FIRST_WINDOW,
   reveal: null,
@@ -54,6 +72,16 @@ export const EMPTY_PAGE: PageState = {
 /** The next page state; an action that changes nothing returns `state` itself. */
 export function pageReducer(state: PageState, action: PageAction): PageState {
   switch (action.type) {
+    case 'open_session':
+      return state.openSessionId === action.sessionId
+        ? state
+        : { ...state, openSessionId: action.sessionId };
+    case 'close_session':
+      return state.openSessionId === action.sessionId ? { ...state, openSessionId: null } : state;
+    case 'workspaces_listed':
+      return { ...state, workspaces: action.workspaces };
+    case 'sessions_listed':
+      return { ...state, sessions: action.sessions };
     case 'show_earlier':
       return { ...state, chatWindow: revealEarlier(state.chatWindow, action.sessionId) };
     case 'show_at_least': {

@@ -16,12 +16,6 @@ export function readingView(view: SessionView, entryId: string): SessionView {
 export interface ReadingMode {
   /** The entry whose path the chat shows instead of the active path, or null. */
   entryId: string | null;
-  /**
-   * The view the chat draws: the reading path while reading, else the session's view. It lags
-   * behind (an interruptible render after each update), so a big session's graph, the editor and
-   * the controls never wait for dozens of markdown messages.
-   */
-  chatView: SessionView | null;
   read(entryId: string): void;
   /** Back to the current branch. */
   back(): void;

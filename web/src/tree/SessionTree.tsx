@@ -16,6 +16,8 @@ import type { TreeFilter } from '../graph/entry-kinds';
 import type { GraphItem } from '../graph/graph-items';
 import type { GraphEdge, GraphNode, GraphNodeData } from '../graph/session-to-graph';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/tree-layout';
+import { openView, shownSessionId } from '../state/page-selectors';
+import { usePage } from '../state/use-page-store';
 import { edgeTypes, nodeTypes } from './node-types';
 import { ActiveMarks, ActiveMarksContext, MARK_LEAF, MARK_PATH } from './active-marks';
 import { TreeActionsContext, type TreeActions } from './tree-actions';
@@ -28,12 +30,6 @@ import { FULL_DRAW_LIMIT, useGraphWindow } from './use-graph-window';
 import { useLeafFollow } from './use-leaf-follow';
 
 export interface SessionTreeProps {
-  sessionId: string;
-  tree: TreeNode[];
-  /** The same entries by id. */
-  byId: ReadonlyMap<string, TreeNode>;
-  leafId: string | null;
-  readOnly: boolean;
   /** A click on an entry (the click rule is applied by the caller). */
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
   /**
@@ -104,11 +100,41 @@ function flowEdgeOf(cache: Map<string, Edge>, edge: GraphEdge): Edge {
   return made;
 }
 
-/** The session graph: React Flow over the derived graph, with folds, filters and keys. */
+/** What the graph draws of the open session, read from the page store. */
+interface DrawnSession {
+  sessionId: string;
+  tree: TreeNode[];
+  /** The same entries by id. */
+  byId: ReadonlyMap<string, TreeNode>;
+  leafId: string | null;
+  readOnly: boolean;
+}
+
+const NO_TREE: TreeNode[] = [];
+const NO_ENTRIES: ReadonlyMap<string, TreeNode> = new Map();
+
+/**
+ * The open session's graph (nothing before its first snapshot): React Flow over the derived
+ * graph, with folds, filters and keys. It re-renders when the session's entries, leaf or access
+ * change, never for a streamed delta.
+ */
 export const SessionTree = memo(function SessionTree(props: SessionTreeProps) {
+  const sessionId = usePage(shownSessionId);
+  const tree = usePage((state) => openView(state)?.tree ?? NO_TREE);
+  const byId = usePage((state) => openView(state)?.byId ?? NO_ENTRIES);
+  const leafId = usePage((state) => openView(state)?.leafId ?? null);
+  const readOnly = usePage((state) => !(openView(state)?.access.canWrite ?? false));
+  if (!sessionId) return null;
   return (
     <ReactFlowProvider>
-      <SessionTreeInner {...props} />
+      <SessionTreeInner
+        {...props}
+        sessionId={sessionId}
+        tree={tree}
+        byId={byId}
+        leafId={leafId}
+        readOnly={readOnly}
+      />
     </ReactFlowProvider>
   );
 });
@@ -123,7 +149,7 @@ function SessionTreeInner({
   onRead,
   onPrefetch,
   onSetLabel,
-}: SessionTreeProps) {
+}: SessionTreeProps & DrawnSession) {
   const flow = useReactFlow();
   const [filter, setFilter] = useState<TreeFilter>('all');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
