@@ -1,7 +1,8 @@
-// `npm run build:wasm`: compiles the AssemblyScript line scan (wasm/line-scan/line-scan.ts) to
-// WebAssembly and writes it, base64, into server/store/line-scan-wasm.ts, which is committed (so
-// `npm run build`, the server's tsc, and tests need no compiler step). `--check` compiles and
-// exits 1 when the committed module differs from the source's build.
+// `npm run build:wasm`: compiles the AssemblyScript line scan (the files of wasm/line-scan/, from
+// its entry line-scan.ts) to WebAssembly and writes it, base64, into
+// server/store/line-scan-wasm.ts, which is committed (so `npm run build`, the server's tsc, and
+// tests need no compiler step). `--check` compiles and exits 1 when the committed module differs
+// from the source's build.
 import { readFileSync, writeFileSync } from 'node:fs';
 import asc from 'assemblyscript/asc';
 

@@ -2,7 +2,7 @@ import type { TreeNode } from '../../shared/session-entries.js';
 import { LINE_SCAN_WASM } from './line-scan-wasm.js';
 
 /*
- * The line scan of a session file, in WebAssembly (source: wasm/line-scan/line-scan.ts, built by
+ * The line scan of a session file, in WebAssembly (source: wasm/line-scan/, built by
  * `npm run build:wasm`). A big session's first open spends most of its time cutting lines and
  * reading message skeletons; in JavaScript that code runs cold (interpreted, then compiled by
  * the optimising compiler while the file is read), while WebAssembly is compiled once, before
@@ -15,7 +15,7 @@ import { LINE_SCAN_WASM } from './line-scan-wasm.js';
 /** What the scan says of a line: NODE (its skeleton is in the row), else PARSE or BLANK (0, 2). */
 export const NODE = 1;
 
-// The fields of a line's row (as wasm/line-scan/line-scan.ts writes them).
+// The fields of a line's row (as wasm/line-scan/layout.ts lays them out).
 const F_START = 0;
 const F_END = 1;
 const F_KIND = 2;

@@ -1,0 +1,196 @@
+// The preview of a message line: white space collapsed, ends trimmed, PREVIEW_LENGTH characters,
+// `…` when cut; decoded straight from the bytes of JSON strings into UTF-16 in the previews
+// region (`makePreview` in server/store/tree-node.ts is the same rule for strings in hand;
+// fast-scan.test.ts compares the two).
+import { BACKSLASH, hexDigit, QUOTE } from './json-string';
+import { PREVIEW_LENGTH } from './layout';
+import { byteAt, indexOf, lineEnd, matchAt, pat } from './search';
+
+const TEXT_BLOCK = '{"type":"text","text":"';
+
+let out: usize = 0;
+let length: i32 = 0;
+let pendingSpace = false;
+
+/** Starts an empty preview written at `address`. */
+export function startPreview(address: usize): void {
+  out = address;
+  length = 0;
+  pendingSpace = false;
+}
+
+/** UTF-16 units in the preview so far (PREVIEW_LENGTH + 1 when it is cut). */
+export function previewLength(): i32 {
+  return length;
+}
+
+/** Ends the preview (`…` in its last place when cut) and returns its length in UTF-16 units. */
+export function endPreview(): i32 {
+  if (length > PREVIEW_LENGTH) {
+    store<u16>(out + ((<usize>(PREVIEW_LENGTH - 1)) << 1), 0x2026);
+    length = PREVIEW_LENGTH;
+  }
+  return length;
+}
+
+/** True once the preview holds more than PREVIEW_LENGTH units (it will be cut). */
+export function full(): bool {
+  return length > PREVIEW_LENGTH;
+}
+
+function isWhiteSpace(code: u32): bool {
+  if (code <= 0x20) return code == 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code == 0xa0 ||
+    code == 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code == 0x2028 ||
+    code == 0x2029 ||
+    code == 0x202f ||
+    code == 0x205f ||
+    code == 0x3000 ||
+    code == 0xfeff
+  );
+}
+
+/** A space before the next character, if one comes (none at the start). */
+export function space(): void {
+  if (length > 0) pendingSpace = true;
+}
+
+/** Adds the UTF-16 unit `code`; white space becomes one pending space. */
+export function push(code: u32): void {
+  if (full()) return;
+  if (isWhiteSpace(code)) {
+    space();
+    return;
+  }
+  if (pendingSpace) {
+    pendingSpace = false;
+    store<u16>(out + ((<usize>length) << 1), 0x20);
+    length++;
+    if (full()) return;
+  }
+  store<u16>(out + ((<usize>length) << 1), <u16>code);
+  length++;
+}
+
+/** Adds the characters of the static string `s`. */
+export function pushAscii(s: string): void {
+  const q = pat(s);
+  for (let k = 0; k < s.length && !full(); k++) push(<u32>load<u16>(q + ((<usize>k) << 1)));
+}
+
+/** pushJsonString's results besides the closing quote's address. */
+export const STOPPED_FULL: usize = 1;
+export const MALFORMED: usize = 2;
+
+/**
+ * Decodes the JSON string whose first byte (after the opening quote) is at `p`, until its
+ * closing quote or until the preview is full. Returns the closing quote's address, STOPPED_FULL
+ * or MALFORMED.
+ */
+export function pushJsonString(p: usize, end: usize): usize {
+  let i = p;
+  while (i < end) {
+    if (full()) return STOPPED_FULL;
+    const c = byteAt(i);
+    if (c == QUOTE) return i;
+    if (c == BACKSLASH) {
+      const e = i + 1 < lineEnd ? byteAt(i + 1) : 0;
+      if (e == 0x22 || e == 0x5c || e == 0x2f) {
+        push(e);
+        i += 2;
+        continue;
+      }
+      if (e == 0x62) {
+        push(0x08);
+        i += 2;
+        continue;
+      }
+      if (e == 0x66) {
+        push(0x0c);
+        i += 2;
+        continue;
+      }
+      if (e == 0x6e) {
+        push(0x0a);
+        i += 2;
+        continue;
+      }
+      if (e == 0x72) {
+        push(0x0d);
+        i += 2;
+        continue;
+      }
+      if (e == 0x74) {
+        push(0x09);
+        i += 2;
+        continue;
+      }
+      if (e == 0x75) {
+        if (i + 6 > end) return MALFORMED;
+        let code: u32 = 0;
+        for (let k = i + 2; k < i + 6; k++) {
+          const digit = hexDigit(byteAt(k));
+          if (digit < 0) return MALFORMED;
+          code = code * 16 + <u32>digit;
+        }
+        push(code);
+        i += 6;
+        continue;
+      }
+      return MALFORMED;
+    }
+    if (c < 0x20) return MALFORMED;
+    if (c < 0x80) {
+      push(c);
+      i++;
+      continue;
+    }
+    // Multi-byte UTF-8: decode the code point, push UTF-16 code units.
+    let point: u32;
+    let size: usize;
+    if (c >= 0xf0) {
+      point = c & 0x07;
+      size = 4;
+    } else if (c >= 0xe0) {
+      point = c & 0x0f;
+      size = 3;
+    } else if (c >= 0xc0) {
+      point = c & 0x1f;
+      size = 2;
+    } else {
+      return MALFORMED;
+    }
+    if (i + size > end) return MALFORMED;
+    for (let k: usize = 1; k < size; k++) point = (point << 6) | (byteAt(i + k) & 0x3f);
+    if (point > 0xffff) {
+      point -= 0x10000;
+      push(0xd800 + (point >> 10));
+      push(0xdc00 + (point & 0x3ff));
+    } else {
+      push(point);
+    }
+    i += size;
+  }
+  return MALFORMED;
+}
+
+/** Pushes every text block from `from` to `end` until the preview is full; false if malformed. */
+export function pushTextBlocks(from: usize, end: usize): bool {
+  let at = matchAt(from, TEXT_BLOCK)
+    ? from
+    : matchAt(from + 1, TEXT_BLOCK)
+      ? from + 1
+      : indexOf(TEXT_BLOCK, from);
+  while (at != 0 && at < end && !full()) {
+    space();
+    const close = pushJsonString(at + <usize>TEXT_BLOCK.length, end);
+    if (close == MALFORMED) return false;
+    if (close == STOPPED_FULL) return true;
+    at = indexOf(TEXT_BLOCK, close);
+  }
+  return true;
+}
