@@ -3,10 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
 import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
-import { UserStore } from '../auth/user-store.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import {
+  startTeamOnSocket,
+  type TeamOnSocket,
+  type TestServer,
+} from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
-import { loginCookie } from './test-support/login-cookie.js';
 
 /*
  * Every role × every command × own and another's session, over a real WebSocket with real logins.
@@ -37,17 +39,14 @@ function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean
   return USERS[user] === 'admin' || (USERS[user] === 'member' && owner === user);
 }
 
+let team: TeamOnSocket<Name>;
 let server: TestServer;
-const clients = {} as Record<Name, WsTestClient>;
+let clients: Record<Name, WsTestClient>;
 const sessions = {} as Record<'max' | 'ann', { id: string; userEntry: string; leaf: string }>;
 
 function sessionFileCount(dir: string): number {
   return fs.readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.jsonl'))
     .length;
-}
-
-function login(token: string): Promise<string> {
-  return loginCookie(server.url, token);
 }
 
 async function seed(owner: 'max' | 'ann') {
@@ -112,26 +111,13 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
 }
 
 beforeAll(async () => {
-  const tokens = {} as Record<Name, string>;
-  server = await startTestServer({
-    prepare: async (dataDir) => {
-      const users = new UserStore(dataDir);
-      for (const [name, role] of Object.entries(USERS)) {
-        tokens[name as Name] = (await users.add(name, role)).token;
-      }
-    },
-  });
-  for (const name of Object.keys(USERS) as Name[]) {
-    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens[name]) });
-  }
+  team = await startTeamOnSocket(USERS);
+  ({ server, clients } = team);
   await seed('max');
   await seed('ann');
 }, 60_000);
 
-afterAll(async () => {
-  for (const client of Object.values(clients)) await client.close();
-  await server.close();
-});
+afterAll(() => team.close());
 
 describe('authorisation over the WebSocket', () => {
   it('refuses the upgrade without a login', async () => {

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionFileIn, startTeamOnSocket, type TestServer } from './test-support/test-server.js';
+import {
+  sessionFileIn,
+  startTeamOnSocket,
+  type TeamOnSocket,
+  type TestServer,
+} from './test-support/test-server.js';
 import type { WsTestClient } from './test-support/ws-test-client.js';
 import {
   requestTexts,
@@ -19,7 +24,7 @@ const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
 let model: Awaited<ReturnType<typeof startRecordedDemoModel>>;
-let team: Awaited<ReturnType<typeof startTeamOnSocket<Name>>>;
+let team: TeamOnSocket<Name>;
 let server: TestServer;
 const bodies: ModelRequest[] = [];
 let clients: Record<Name, WsTestClient>;

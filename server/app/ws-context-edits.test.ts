@@ -7,7 +7,12 @@ import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
-import { sessionFileIn, startTeamOnSocket, type TestServer } from './test-support/test-server.js';
+import {
+  sessionFileIn,
+  startTeamOnSocket,
+  type TeamOnSocket,
+  type TestServer,
+} from './test-support/test-server.js';
 import type { WsTestClient } from './test-support/ws-test-client.js';
 import {
   requestTexts,
@@ -27,7 +32,7 @@ const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
 let model: Awaited<ReturnType<typeof startRecordedDemoModel>>;
-let team: Awaited<ReturnType<typeof startTeamOnSocket<Name>>>;
+let team: TeamOnSocket<Name>;
 let server: TestServer;
 const bodies: ModelRequest[] = [];
 let clients: Record<Name, WsTestClient>;

@@ -177,6 +177,12 @@ export async function startTeamServer<N extends string>(
   return { server, tokens, cookies };
 }
 
+export interface TeamOnSocket<N extends string> {
+  server: TestServer;
+  clients: Record<N, WsTestClient>;
+  close(): Promise<void>;
+}
+
 /**
  * A listening team server (`startTeamServer`) with one WebSocket client per user, opened with
  * that user's login. `close` closes the clients, then the server.
@@ -184,7 +190,7 @@ export async function startTeamServer<N extends string>(
 export async function startTeamOnSocket<N extends string>(
   users: Record<N, Role>,
   opts: TestServerOptions = {},
-): Promise<{ server: TestServer; clients: Record<N, WsTestClient>; close(): Promise<void> }> {
+): Promise<TeamOnSocket<N>> {
   const { server, cookies } = await startTeamServer(users, opts);
   const clients = {} as Record<N, WsTestClient>;
   for (const name of Object.keys(users) as N[])
