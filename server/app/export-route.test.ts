@@ -60,7 +60,7 @@ describe('GET /api/sessions/:id/export.html', () => {
 describe('arbor export FILE [OUT.html]', () => {
   it('writes the page beside the file, or where it is told, and prints the path', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-cli-'));
-    tests.alsoClose(() => fs.rmSync(dir, { recursive: true, force: true }));
+    tests.removeAfter(dir);
     const file = writeHostileSession(dir);
     const beside = runArborCli(['export', file]);
     const expected = file.replace(/\.jsonl$/, '.html');

@@ -86,19 +86,25 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
 /**
  * The server and WebSocket clients of the test that is running, all closed after it: `start`
- * (or `startTeam`) starts the test's server, `open` connects a client to it, or to `url`, and `track` takes one
- * connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
- * then the server. Called once at the top of a test file, it registers the afterEach that does so.
+ * (or `startTeam`) starts the test's server, `open` connects a client to it, or to `url`, and
+ * `track` takes one connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
+ * then the server, and last the folders handed to `removeAfter`. Called once at the top of a test
+ * file, it registers the afterEach that does so.
  */
 export function serverPerTest() {
   let current: TestServer | undefined;
   const clients: WsTestClient[] = [];
   const others: (() => Promise<unknown> | void)[] = [];
+  const folders: string[] = [];
   afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const close of others.splice(0)) await close();
-    await current?.close();
-    current = undefined;
+    try {
+      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+      for (const close of others.splice(0)) await close();
+      await current?.close();
+    } finally {
+      current = undefined;
+      for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
   const started = (): TestServer => {
     if (!current) throw new Error('no server started in this test');
@@ -128,6 +134,10 @@ export function serverPerTest() {
     /** Something else the test started, closed after the clients and before the server. */
     alsoClose(close: () => Promise<unknown> | void): void {
       others.push(close);
+    },
+    /** A folder the test made (for the server or beside it), removed after the server closes. */
+    removeAfter(dir: string): void {
+      folders.push(dir);
     },
     async open(
       opts?: Parameters<typeof WsTestClient.open>[1],
