@@ -51,14 +51,8 @@ function sessionFileCount(dir: string): number {
 
 async function seed(owner: 'max' | 'ann') {
   const client = clients[owner];
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
-  const done = client.waitForEvent(sessionId, 'agent_end');
-  await client.ok({ type: 'prompt', sessionId, text: 'seed' });
-  await done;
+  const sessionId = await client.newSession(server.workspaceId);
+  await client.prompt(sessionId, 'seed');
   const answer = await client.ok<{ tree: WireTree; leafId: string }>({
     type: 'get_tree',
     sessionId,

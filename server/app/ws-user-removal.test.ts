@@ -35,11 +35,7 @@ async function watchedSession() {
   });
   const ann = await tests.open({ cookie: await login(tokens.ann as string) });
   const mallory = await tests.open({ cookie: await login(tokens.mallory as string) });
-  const { sessionId } = await ann.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await ann.ok({ type: 'subscribe', sessionId });
+  const sessionId = await ann.newSession(server.workspaceId);
   await mallory.ok({ type: 'subscribe', sessionId });
   // mallory receives the live events of ann's run: the stream a removal must cut.
   const seen = mallory.waitForEvent(sessionId, 'agent_end');

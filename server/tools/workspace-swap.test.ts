@@ -28,12 +28,7 @@ beforeEach(() => {
 });
 
 async function newSession(workspaceId: string): Promise<string> {
-  const { sessionId } = await client!.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId,
-  });
-  await client!.ok({ type: 'subscribe', sessionId });
-  return sessionId;
+  return client!.newSession(workspaceId);
 }
 
 /** Runs one tool call in the session; answers the tool's result as JSON text. */

@@ -28,8 +28,8 @@ export interface RecordedTeamSession<N extends string> extends TeamOnSocket<N> {
 
 /**
  * `startTeamOnSocket` with the demo model behind a recording proxy as the server's model, and a
- * new session made by `owner` that every user's client has subscribed to. `close` closes the
- * team, then the model.
+ * new session made by `owner` that every user's client has subscribed to (the owner's first).
+ * `close` closes the team, then the model.
  */
 export async function startRecordedTeamSession<N extends string>(
   users: Record<N, Role>,
@@ -45,12 +45,9 @@ export async function startRecordedTeamSession<N extends string>(
       ...opts,
       build: { ...opts.build, catalog: model.catalog },
     });
-    ({ sessionId } = await team.clients[owner].ok<{ sessionId: string }>({
-      type: 'new_session',
-      workspaceId: team.server.workspaceId,
-    }));
-    for (const client of Object.values<WsTestClient>(team.clients))
-      await client.ok({ type: 'subscribe', sessionId });
+    sessionId = await team.clients[owner].newSession(team.server.workspaceId);
+    for (const [name, client] of Object.entries<WsTestClient>(team.clients))
+      if (name !== owner) await client.ok({ type: 'subscribe', sessionId });
   } catch (error) {
     await team?.close();
     await model.close();
@@ -63,11 +60,7 @@ export async function startRecordedTeamSession<N extends string>(
     sessionId,
     bodies,
     modelUrl: model.url,
-    prompt: async (text) => {
-      const done = clients[owner].waitForEvent(sessionId, 'agent_end', 30_000);
-      await clients[owner].ok({ type: 'prompt', sessionId, text });
-      await done;
-    },
+    prompt: (text) => clients[owner].prompt(sessionId, text, 30_000),
     sessionFile,
     lastLine: () => {
       const lines = fs.readFileSync(sessionFile(), 'utf8').trimEnd().split('\n');
