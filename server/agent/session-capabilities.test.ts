@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage, ImageContent } from '../../shared/messages.js';
@@ -11,6 +9,7 @@ import { TOOL_IMAGE_OMITTED, USER_IMAGE_OMITTED } from '../models/request-capabi
 import { SessionStore } from '../store/session-store.js';
 import type { StreamFn } from '../models/model-stream.js';
 import { startHarness, type Harness } from '../test-support/agent-harness.js';
+import { startRecordingProxy } from '../app/test-support/recording-proxy.js';
 
 /*
  * What a session asks of its model follows the model's catalog entry: the thinking level is
@@ -20,42 +19,16 @@ import { startHarness, type Harness } from '../test-support/agent-harness.js';
  */
 
 let h: Harness;
-let proxy: http.Server;
-let proxyUrl: string;
+let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
 const bodies: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
-  const target = new URL(h.demo.baseUrl);
-  proxy = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (body.length > 0)
-        bodies.push(JSON.parse(body.toString('utf8')) as Record<string, unknown>);
-      const forward = http.request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: `${target.pathname}${req.url!.replace(/^\/v1/, '')}`,
-          headers: { ...req.headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+  proxy = await startRecordingProxy(h.demo.baseUrl, bodies);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await h.close();
 });
 
@@ -63,7 +36,7 @@ function catalog(): ModelCatalog {
   const entry = (id: string, extra: Record<string, unknown>) => ({
     id,
     provider: 'lab',
-    baseUrl: proxyUrl,
+    baseUrl: proxy.url,
     contextWindow: 100_000,
     maxOutputTokens: 4096,
     apiKey: 'local',

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserStore } from '../auth/user-store.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { startTeamServer, type TestServer } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
@@ -36,14 +35,9 @@ function rawRequest(method: string, pathAsSent: string): Promise<{ status: numbe
 }
 
 beforeAll(async () => {
-  let token = '';
-  server = await startTestServer({
-    prepare: async (dataDir) => {
-      token = (await new UserStore(dataDir).add('ann', 'admin')).token;
-    },
-  });
-  const login = await server.app.inject({ method: 'POST', url: '/api/login', payload: { token } });
-  const cookie = `arbor_login=${login.cookies.find((c) => c.name === 'arbor_login')?.value}`;
+  const team = await startTeamServer({ ann: 'admin' });
+  server = team.server;
+  const cookie = team.cookies.ann;
   const imported = await server.app.inject({
     method: 'POST',
     url: `/api/workspaces/${server.workspaceId}/import`,

@@ -61,11 +61,7 @@ afterEach(async () => {
 });
 
 async function newSession(): Promise<string> {
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
+  const sessionId = await client.newSession(workspaceId);
   await app.arbor.owners.flush();
   return sessionId;
 }

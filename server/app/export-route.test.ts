@@ -1,37 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { UserStore } from '../auth/user-store.js';
+import { describe, expect, it } from 'vitest';
 import { HOSTILE_SESSION_ID, writeHostileSession } from '../export/test-support/hostile-session.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { runArborCli } from './test-support/run-cli.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 
-let server: TestServer | undefined;
-const temps: string[] = [];
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const tests = serverPerTest();
 
 async function teamServerWithSession() {
-  let viewerToken = '';
-  server = await startTestServer({
-    listen: false,
-    prepare: async (dataDir) => {
-      viewerToken = (await new UserStore(dataDir).add('vic', 'viewer')).token;
-    },
-  });
+  const { server, cookies } = await tests.startTeam({ vic: 'viewer' }, { listen: false });
   writeHostileSession(sessionDirFor(server.dataDir, server.workspacePath));
-  const login = await server.app.inject({
-    method: 'POST',
-    url: '/api/login',
-    payload: { token: viewerToken },
-  });
-  const cookie = `arbor_login=${login.cookies.find((c) => c.name === 'arbor_login')?.value ?? ''}`;
-  return { server, cookie };
+  return { server, cookie: cookies.vic };
 }
 
 describe('GET /api/sessions/:id/export.html', () => {
@@ -79,7 +60,7 @@ describe('GET /api/sessions/:id/export.html', () => {
 describe('arbor export FILE [OUT.html]', () => {
   it('writes the page beside the file, or where it is told, and prints the path', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-cli-'));
-    temps.push(dir);
+    tests.removeAfter(dir);
     const file = writeHostileSession(dir);
     const beside = runArborCli(['export', file]);
     const expected = file.replace(/\.jsonl$/, '.html');

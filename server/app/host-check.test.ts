@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { UserStore } from '../auth/user-store.js';
 import { isLoopbackHostHeader } from './origin-check.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * A server without login answers only requests sent to a loopback name (or an allowed origin's
@@ -12,11 +12,7 @@ import { startTestServer, type TestServer } from './test-support/test-server.js'
  * rebind, and sends its real Host header over a real socket, for HTTP and the WebSocket upgrade.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const toLoopback: LookupFunction = (_name, options, callback) => {
   if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
@@ -54,11 +50,11 @@ function upgrade(url: string): Promise<string> {
   });
 }
 
-const port = () => new URL(server?.url ?? '').port;
+const port = () => new URL(tests.server.url).port;
 
 describe('a server without login', () => {
   it('refuses a rebound host name for the API, the page and the WebSocket, saying why', async () => {
-    server = await startTestServer();
+    const server = await tests.start();
     const base = `http://rebind.evil.test:${port()}`;
     const api = await get(`${base}/api/workspaces`);
     expect(api.status).toBe(421);
@@ -72,7 +68,7 @@ describe('a server without login', () => {
   });
 
   it('answers loopback names and the hosts of allowed origins', async () => {
-    server = await startTestServer({ config: { allowedOrigins: ['https://arbor.example'] } });
+    const server = await tests.start({ config: { allowedOrigins: ['https://arbor.example'] } });
     for (const name of ['127.0.0.1', 'localhost', 'arbor.localhost', '127.0.0.2']) {
       const host = `${name}:${port()}`;
       expect((await get(`${server.url}/api/workspaces`, { host })).status, name).toBe(200);
@@ -88,7 +84,7 @@ describe('a server without login', () => {
   });
 
   it('leaves the Host to the login once users exist (the cookie is bound to its host)', async () => {
-    server = await startTestServer({
+    await tests.start({
       prepare: async (dataDir) => void (await new UserStore(dataDir).add('ann', 'admin')),
     });
     expect((await get(`http://rebind.evil.test:${port()}/api/workspaces`)).status).toBe(401);

@@ -1,45 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/protocol.js';
 import { UserStore } from '../auth/user-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest, startTestServer, type TestServer } from './test-support/test-server.js';
 
 const FIXTURE = '/work/shared/fixtures/pi/v3-rpc-session.jsonl';
 const FIXTURE_ID = 'a8620d24-4fae-4f42-a111-4127c7e5f474';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
-async function teamServer(config = {}) {
-  const tokens: Record<string, string> = {};
-  server = await startTestServer({
-    listen: false,
-    config,
-    prepare: async (dataDir) => {
-      const users = new UserStore(dataDir);
-      for (const [name, role] of [
-        ['ann', 'admin'],
-        ['max', 'member'],
-        ['mia', 'member'],
-        ['vic', 'viewer'],
-      ] as const) {
-        tokens[name] = (await users.add(name, role)).token;
-      }
-    },
-  });
-  const cookies: Record<string, string> = {};
-  for (const [name, token] of Object.entries(tokens)) {
-    const res = await server.app.inject({ method: 'POST', url: '/api/login', payload: { token } });
-    expect(res.statusCode).toBe(200);
-    const cookie = res.cookies.find((c) => c.name === 'arbor_login');
-    cookies[name] = `arbor_login=${cookie?.value ?? ''}`;
-  }
-  return { server, tokens, cookies };
+function teamServer(config = {}) {
+  return tests.startTeam(
+    { ann: 'admin', max: 'member', mia: 'member', vic: 'viewer' },
+    { listen: false, config },
+  );
 }
 
 function importFixture(s: TestServer, cookie?: string, body = fs.readFileSync(FIXTURE, 'utf8')) {
@@ -67,7 +43,7 @@ describe('starting', () => {
   });
 
   it('starts on a non-loopback host once a user exists', async () => {
-    server = await startTestServer({
+    const server = await tests.start({
       listen: false,
       config: { host: '0.0.0.0' },
       prepare: async (dataDir) => void (await new UserStore(dataDir).add('ann', 'admin')),
@@ -80,7 +56,7 @@ describe('starting', () => {
 
 describe('local mode', () => {
   it('answers health, me and workspaces without login', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     expect((await server.app.inject({ url: '/api/health' })).json()).toMatchObject({
       ok: true,
       protocolVersion: PROTOCOL_VERSION,
@@ -100,7 +76,7 @@ describe('local mode', () => {
   });
 
   it('answers an unknown API route with a 404 in the error format', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     const res = await server.app.inject({ url: '/api/nope' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('not_found');
@@ -174,7 +150,7 @@ describe('login', () => {
 
 describe('sessions over REST', () => {
   it('refuses a broken JSONL import with the line and writes nothing', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     const lines = fs.readFileSync(FIXTURE, 'utf8').split('\n');
     lines.splice(3, 0, '{"type":"message","id":"zz", not json');
     const res = await importFixture(server, undefined, lines.join('\n'));
@@ -192,7 +168,7 @@ describe('sessions over REST', () => {
   });
 
   it('imports, lists, searches, downloads, and gives a second import of the same id a new one', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     const res = await importFixture(server);
     expect(res.statusCode).toBe(201);
     expect(res.json().session).toMatchObject({ id: FIXTURE_ID, owner: 'local' });
@@ -234,7 +210,7 @@ describe('sessions over REST', () => {
   });
 
   it('deletes to the trash, after which the id is unknown', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     await importFixture(server);
     const res = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     expect(res.statusCode).toBe(200);
@@ -248,16 +224,16 @@ describe('sessions over REST', () => {
   });
 
   it('restores a deleted session from the trash under its old name, once', async () => {
-    const s = (server = await startTestServer({ listen: false }));
-    await importFixture(s);
+    const server = await tests.start({ listen: false });
+    await importFixture(server);
     const before = filesUnder(path.join(server.dataDir, 'sessions'));
     const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     const trashed = del.json().trashed as string;
     expect(trashed).toMatch(new RegExp(`_${FIXTURE_ID}\\.jsonl$`));
     const restore = () =>
-      s.app.inject({
+      server.app.inject({
         method: 'POST',
-        url: `/api/workspaces/${s.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
+        url: `/api/workspaces/${server.workspaceId}/trash/${encodeURIComponent(trashed)}/restore`,
       });
     const restored = await restore();
     expect(restored.statusCode).toBe(200);
@@ -269,14 +245,17 @@ describe('sessions over REST', () => {
   });
 
   it('refuses a restore of a name that is not a trash file, or over a session still there', async () => {
-    const s = (server = await startTestServer({ listen: false }));
-    await importFixture(s);
+    const server = await tests.start({ listen: false });
+    await importFixture(server);
     const del = await server.app.inject({ method: 'DELETE', url: `/api/sessions/${FIXTURE_ID}` });
     const trashed = del.json().trashed as string;
     // pi (or a person) put a session with the same id back meanwhile.
-    fs.copyFileSync(FIXTURE, path.join(sessionDirFor(s.dataDir, s.workspacePath), trashed));
+    fs.copyFileSync(
+      FIXTURE,
+      path.join(sessionDirFor(server.dataDir, server.workspacePath), trashed),
+    );
     const restore = (workspace: string, name: string) =>
-      s.app.inject({
+      server.app.inject({
         method: 'POST',
         url: `/api/workspaces/${workspace}/trash/${name}/restore`,
       });
@@ -297,7 +276,7 @@ describe('sessions over REST', () => {
   });
 
   it('answers 404 for path-like ids and for sessions outside the configured workspaces', async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     const foreignDir = sessionDirFor(server.dataDir, '/somewhere/else');
     fs.mkdirSync(foreignDir, { recursive: true });
     fs.copyFileSync(FIXTURE, path.join(foreignDir, `2026-11-30T17-58-39-572Z_${FIXTURE_ID}.jsonl`));
@@ -317,7 +296,7 @@ describe('sessions over REST', () => {
   });
 
   it("answers an over-long or malformed URL part in Arbor's error shape", async () => {
-    server = await startTestServer({ listen: false });
+    const server = await tests.start({ listen: false });
     for (const url of [
       `/api/sessions/${'a'.repeat(400)}/download`,
       '/api/sessions/%E0%A4%A/download',
@@ -333,26 +312,26 @@ describe('sessions over REST', () => {
     const { server: s, cookies } = await teamServer();
     expect((await importFixture(s, cookies.vic)).statusCode).toBe(403);
     expect((await importFixture(s, cookies.max)).statusCode).toBe(201);
-    const del = (who: string) =>
+    const del = (who: keyof typeof cookies) =>
       s.app.inject({
         method: 'DELETE',
         url: `/api/sessions/${FIXTURE_ID}`,
-        headers: { cookie: cookies[who] as string },
+        headers: { cookie: cookies[who] },
       });
     expect((await del('vic')).statusCode).toBe(403);
     expect((await del('mia')).statusCode).toBe(403);
     const read = await s.app.inject({
       url: `/api/sessions/${FIXTURE_ID}/download`,
-      headers: { cookie: cookies.vic as string },
+      headers: { cookie: cookies.vic },
     });
     expect(read.statusCode).toBe(200);
     const deleted = await del('ann');
     expect(deleted.statusCode).toBe(200);
-    const restore = (who: string) =>
+    const restore = (who: keyof typeof cookies) =>
       s.app.inject({
         method: 'POST',
         url: `/api/workspaces/${s.workspaceId}/trash/${encodeURIComponent(deleted.json().trashed as string)}/restore`,
-        headers: { cookie: cookies[who] as string },
+        headers: { cookie: cookies[who] },
       });
     expect((await restore('vic')).statusCode).toBe(403);
     expect((await restore('mia')).statusCode).toBe(403);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUserWithCli, removeUserWithCli } from './test-support/run-cli.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 import { loginCookie } from './test-support/login-cookie.js';
 
@@ -12,24 +12,20 @@ import { loginCookie } from './test-support/login-cookie.js';
  * runs) must not turn mallory's old cookie into an admin's.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 function login(token: string): Promise<string> {
-  return loginCookie(server?.url ?? '', token);
+  return loginCookie(tests.server.url, token);
 }
 
 async function me(cookie: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${server?.url}/api/me`, { headers: { cookie } });
+  const res = await fetch(`${tests.server.url}/api/me`, { headers: { cookie } });
   return { status: res.status, body: await res.json() };
 }
 
 describe('a login cookie of a removed user', () => {
   it('stays dead when a user of the same name is added again, with another role', async () => {
-    server = await startTestServer({
+    const server = await tests.start({
       prepare: (dataDir) => void addUserWithCli(dataDir, 'ann', 'admin'),
     });
     const { dataDir } = server;
@@ -62,11 +58,11 @@ describe('a login cookie of a removed user', () => {
   });
 
   it('is refused over an open WebSocket once the user is re-added, at the next command', async () => {
-    server = await startTestServer({
+    const server = await tests.start({
       prepare: (dataDir) => void addUserWithCli(dataDir, 'ann', 'admin'),
     });
     const cookie = await login(addUserWithCli(server.dataDir, 'mallory', 'member'));
-    const client = await WsTestClient.open(server.wsUrl, { cookie });
+    const client = await tests.open({ cookie });
     const closed = client.closed();
     removeUserWithCli(server.dataDir, 'mallory');
     addUserWithCli(server.dataDir, 'mallory', 'admin');

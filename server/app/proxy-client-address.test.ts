@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserStore } from '../auth/user-store.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * Behind a reverse proxy every request comes from the proxy's address. With `trustProxy` naming the
@@ -10,14 +10,10 @@ import { startTestServer, type TestServer } from './test-support/test-server.js'
  * addresses: 127.0.0.1 is the trusted proxy, 127.0.0.2 an untrusted peer.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 function attemptLogin(from: string, forwardedFor: string): Promise<number> {
-  const { port } = new URL(server?.url ?? '');
+  const { port } = new URL(tests.server.url);
   const body = JSON.stringify({ token: 'not-a-token' });
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -45,7 +41,7 @@ function attemptLogin(from: string, forwardedFor: string): Promise<number> {
 }
 
 async function teamServer(trustProxy: boolean | string[]) {
-  server = await startTestServer({
+  await tests.start({
     config: { trustProxy, loginsPerMinute: 3 },
     prepare: async (dataDir) => void (await new UserStore(dataDir).add('ann', 'admin')),
   });

@@ -136,14 +136,8 @@ describe('a session folder shared by two workspaces', () => {
     const client = await WsTestClient.open(server.wsUrl);
     let sessionId: string;
     try {
-      ({ sessionId } = await client.ok<{ sessionId: string }>({
-        type: 'new_session',
-        workspaceId: ws0.id,
-      }));
-      await client.ok({ type: 'subscribe', sessionId });
-      const done = client.waitForEvent(sessionId, 'agent_end');
-      await client.ok({ type: 'prompt', sessionId, text: 'from arbor in ws0' });
-      await done;
+      sessionId = await client.newSession(ws0.id);
+      await client.prompt(sessionId, 'from arbor in ws0');
     } finally {
       await client.close();
     }

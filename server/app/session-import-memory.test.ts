@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { IMPORT_CONCURRENCY } from './routes/workspace-routes.js';
 import { sessionDirFor } from '../store/session-paths.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest, type TestServer } from './test-support/test-server.js';
 
 /*
  * Concurrent big imports over a real socket: each upload is streamed by the test, line by line
@@ -11,11 +11,7 @@ import { startTestServer, type TestServer } from './test-support/test-server.js'
  * Buffering uploads costs at least their size; streaming costs a line or so per import.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 const LINE_TEXT_BYTES = 1 << 20;
 const LINES_PER_UPLOAD = 200;
@@ -82,7 +78,7 @@ async function untilTempFiles(dir: string, count: number): Promise<void> {
 }
 
 it('concurrent big imports keep memory far under their size, and extras are refused with Retry-After', async () => {
-  const s = (server = await startTestServer());
+  const s = await tests.start();
   const dir = sessionDirFor(s.dataDir, s.workspacePath);
   const filler = Buffer.alloc(LINE_TEXT_BYTES, 'x');
   const uploads = Array.from({ length: IMPORT_CONCURRENCY }, () => startUpload(s));

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { UserStore } from '../auth/user-store.js';
+import { describe, expect, it } from 'vitest';
 import { sessionDirFor } from '../store/session-paths.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest, type TestServer } from './test-support/test-server.js';
 
 /*
  * Imports and the trash attacked over real HTTP (a listening server, fetch, real logins): a
@@ -14,33 +13,11 @@ import { startTestServer, type TestServer } from './test-support/test-server.js'
 const FIXTURE = '/work/shared/fixtures/pi/v3-rpc-session.jsonl';
 const FIXTURE_ID = 'a8620d24-4fae-4f42-a111-4127c7e5f474';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
-async function teamServer(users: Record<string, 'admin' | 'member' | 'viewer'>) {
-  const tokens: Record<string, string> = {};
-  const s = (server = await startTestServer({
-    prepare: async (dataDir) => {
-      const store = new UserStore(dataDir);
-      for (const [name, role] of Object.entries(users)) {
-        tokens[name] = (await store.add(name, role)).token;
-      }
-    },
-  }));
-  const cookies: Record<string, string> = {};
-  for (const [name, token] of Object.entries(tokens)) {
-    const res = await fetch(`${s.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(res.status).toBe(200);
-    cookies[name] = (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
-  }
-  return { s, cookies };
+/** Alice and Bob, members, each logged in over HTTP. */
+function aliceAndBob() {
+  return tests.startTeam({ alice: 'member', bob: 'member' });
 }
 
 function upload(s: TestServer, body: string | Buffer, cookie?: string) {
@@ -72,8 +49,8 @@ async function untilFileHas(file: string, text: string): Promise<void> {
 
 describe('a trashed session cannot be taken over', () => {
   it("bob's import of alice's trashed id gets a new id, and only alice restores her session", async () => {
-    const { s, cookies } = await teamServer({ alice: 'member', bob: 'member' });
-    const as = (who: string) => ({ cookie: cookies[who] as string });
+    const { server: s, cookies } = await aliceAndBob();
+    const as = (who: keyof typeof cookies) => ({ cookie: cookies[who] });
 
     expect((await upload(s, fs.readFileSync(FIXTURE), cookies.alice)).status).toBe(201);
     const aliceDelete = await fetch(`${s.url}/api/sessions/${FIXTURE_ID}`, {
@@ -95,7 +72,7 @@ describe('a trashed session cannot be taken over', () => {
     });
     expect(bobDelete.status).toBe(200);
 
-    const restore = (who: string) =>
+    const restore = (who: keyof typeof cookies) =>
       fetch(
         `${s.url}/api/workspaces/${s.workspaceId}/trash/${encodeURIComponent(aliceTrashed)}/restore`,
         { method: 'POST', headers: as(who) },
@@ -113,7 +90,7 @@ describe('a trashed session cannot be taken over', () => {
   });
 
   it('the owner checked on restore is the one recorded for that file, whatever owns the id now', async () => {
-    const { s, cookies } = await teamServer({ alice: 'member', bob: 'member' });
+    const { server: s, cookies } = await aliceAndBob();
     expect((await upload(s, fs.readFileSync(FIXTURE), cookies.alice)).status).toBe(201);
     const del = await fetch(`${s.url}/api/sessions/${FIXTURE_ID}`, {
       method: 'DELETE',
@@ -140,7 +117,7 @@ describe('a trashed session cannot be taken over', () => {
 
 describe('an import is stored as uploaded, or refused', () => {
   it('keeps non-canonical JSON byte for byte and lists its messages', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     const id = '0190a000-0000-7000-8000-00000000abcd';
     const bytes = Buffer.from(
       [
@@ -161,7 +138,7 @@ describe('an import is stored as uploaded, or refused', () => {
   });
 
   it('refuses invalid UTF-8, naming the line, and keeps nothing', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     const lines = fs.readFileSync(FIXTURE, 'utf8').split('\n');
     const bad = Buffer.concat([
       Buffer.from(`${lines.slice(0, 3).join('\n')}\n`),
@@ -178,7 +155,7 @@ describe('an import is stored as uploaded, or refused', () => {
   });
 
   it('refuses a parent cycle, naming its ids, and keeps nothing', async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     const id = '0190a000-0000-7000-8000-00000000cccc';
     const entry = (entryId: string, parentId: string | null, text: string) =>
       JSON.stringify({
@@ -216,7 +193,7 @@ describe('an import is stored as uploaded, or refused', () => {
 
 describe('imports of pi files', () => {
   it("imports pi's files of every version as they are", async () => {
-    const s = (server = await startTestServer());
+    const s = await tests.start();
     for (const name of [
       'v1-large-session.jsonl',
       'v3-fork.jsonl',

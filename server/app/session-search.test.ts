@@ -1,43 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SearchAnswerSchema, SessionListSchema } from '../../shared/rest-shapes.js';
-import { UserStore } from '../auth/user-store.js';
 import { abortedSearches, activeSearchWorkers } from '../search/search-runner.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { writePiSessionFile, type PiTurn } from '../store/test-support/pi-session-file.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest, type TestServer } from './test-support/test-server.js';
 
 /*
  * Full-text search over a workspace's sessions, and the session list's permissions, through the
  * real server with real session files written as pi writes them.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 async function team(): Promise<{ s: TestServer; cookies: Record<string, string> }> {
-  const tokens: Record<string, string> = {};
-  const s = await startTestServer({
-    listen: false,
-    prepare: async (dataDir) => {
-      const users = new UserStore(dataDir);
-      for (const [name, role] of [
-        ['ann', 'admin'],
-        ['max', 'member'],
-        ['vic', 'viewer'],
-      ] as const)
-        tokens[name] = (await users.add(name, role)).token;
-    },
-  });
-  server = s;
-  const cookies: Record<string, string> = {};
-  for (const [name, token] of Object.entries(tokens)) {
-    const res = await s.app.inject({ method: 'POST', url: '/api/login', payload: { token } });
-    const cookie = res.cookies.find((c) => c.name === 'arbor_login');
-    cookies[name] = `arbor_login=${cookie?.value ?? ''}`;
-  }
+  const { server: s, cookies } = await tests.startTeam(
+    { ann: 'admin', max: 'member', vic: 'viewer' },
+    { listen: false },
+  );
   return { s, cookies };
 }
 
@@ -146,8 +125,7 @@ describe('session search', () => {
 
 describe('a search whose client goes away', () => {
   it('stops reading: its worker is terminated', async () => {
-    const s = await startTestServer();
-    server = s;
+    const s = await tests.start();
     // Lines of 1 MB, every one parsed for a query of two words: a search that takes a while.
     const big = 'z'.repeat(1 << 20);
     for (let i = 0; i < 20; i++)

@@ -1,47 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { UserStore } from '../auth/user-store.js';
+import { describe, expect, it } from 'vitest';
 import { HOSTILE_SESSION_ID, writeHostileSession } from '../export/test-support/hostile-session.js';
 import { sessionDirFor } from '../store/session-paths.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { serverPerTest } from './test-support/test-server.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 /** A team server whose one session (leaf `label001`) is max's. */
 async function team() {
-  const tokens: Record<string, string> = {};
-  server = await startTestServer({
-    listen: false,
-    prepare: async (dataDir) => {
-      const users = new UserStore(dataDir);
-      for (const [name, role] of [
-        ['ann', 'admin'],
-        ['max', 'member'],
-        ['mia', 'member'],
-        ['vic', 'viewer'],
-      ] as const) {
-        tokens[name] = (await users.add(name, role)).token;
-      }
-      fs.writeFileSync(
-        path.join(dataDir, 'owners.json'),
-        JSON.stringify({ version: 1, owners: { [HOSTILE_SESSION_ID]: 'max' } }),
-      );
+  const { server: s, cookies } = await tests.startTeam(
+    { ann: 'admin', max: 'member', mia: 'member', vic: 'viewer' },
+    {
+      listen: false,
+      prepare: (dataDir) => {
+        fs.writeFileSync(
+          path.join(dataDir, 'owners.json'),
+          JSON.stringify({ version: 1, owners: { [HOSTILE_SESSION_ID]: 'max' } }),
+        );
+      },
     },
-  });
-  const s = server;
+  );
   writeHostileSession(sessionDirFor(s.dataDir, s.workspacePath));
-  const cookies: Record<string, string> = {};
-  for (const [name, token] of Object.entries(tokens)) {
-    const res = await s.app.inject({ method: 'POST', url: '/api/login', payload: { token } });
-    cookies[name] = `arbor_login=${res.cookies.find((c) => c.name === 'arbor_login')?.value ?? ''}`;
-  }
   const as = (
-    user: string | null,
+    user: keyof typeof cookies | null,
     method: 'GET' | 'POST' | 'DELETE' | 'PATCH',
     url: string,
     payload?: object,
@@ -52,7 +34,7 @@ async function team() {
       headers: user ? { cookie: cookies[user] } : {},
       ...(payload ? { payload } : {}),
     });
-  const share = async (user: string, payload: object = {}) =>
+  const share = async (user: keyof typeof cookies, payload: object = {}) =>
     as(user, 'POST', `/api/sessions/${HOSTILE_SESSION_ID}/shares`, payload);
   return { s, as, share };
 }

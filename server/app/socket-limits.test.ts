@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * Half-open sockets must not pile up: a connection that sends half a request line is closed once
@@ -9,11 +9,7 @@ import { startTestServer, type TestServer } from './test-support/test-server.js'
  * that no client library opens or pools connections of its own.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 interface RawSocket {
   socket: net.Socket;
@@ -40,7 +36,7 @@ const HEALTH = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close
 
 describe('half-open sockets', () => {
   it('closes a socket that sent half a request line once the header timeout passes', async () => {
-    server = await startTestServer({ config: { headersTimeoutMs: 1000 } });
+    const server = await tests.start({ config: { headersTimeoutMs: 1000 } });
     const slow = await connect(server.url);
     slow.socket.write('GET /api/hea');
     await slow.closed;
@@ -53,7 +49,7 @@ describe('half-open sockets', () => {
   });
 
   it('refuses connections over the cap and goes on serving those it holds', async () => {
-    server = await startTestServer({ config: { maxConnections: 3 } });
+    const server = await tests.start({ config: { maxConnections: 3 } });
     const held = [await connect(server.url), await connect(server.url), await connect(server.url)];
     for (const { socket } of held) socket.write('GET /api/hea');
 

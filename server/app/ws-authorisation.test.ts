@@ -3,10 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
 import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
-import { UserStore } from '../auth/user-store.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
+import {
+  startTeamOnSocket,
+  type TeamOnSocket,
+  type TestServer,
+} from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
-import { loginCookie } from './test-support/login-cookie.js';
 
 /*
  * Every role × every command × own and another's session, over a real WebSocket with real logins.
@@ -37,8 +39,9 @@ function expectedAllowed(user: Name, owner: Name, command: CommandType): boolean
   return USERS[user] === 'admin' || (USERS[user] === 'member' && owner === user);
 }
 
+let team: TeamOnSocket<Name>;
 let server: TestServer;
-const clients = {} as Record<Name, WsTestClient>;
+let clients: Record<Name, WsTestClient>;
 const sessions = {} as Record<'max' | 'ann', { id: string; userEntry: string; leaf: string }>;
 
 function sessionFileCount(dir: string): number {
@@ -46,20 +49,10 @@ function sessionFileCount(dir: string): number {
     .length;
 }
 
-function login(token: string): Promise<string> {
-  return loginCookie(server.url, token);
-}
-
 async function seed(owner: 'max' | 'ann') {
   const client = clients[owner];
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
-  const done = client.waitForEvent(sessionId, 'agent_end');
-  await client.ok({ type: 'prompt', sessionId, text: 'seed' });
-  await done;
+  const sessionId = await client.newSession(server.workspaceId);
+  await client.prompt(sessionId, 'seed');
   const answer = await client.ok<{ tree: WireTree; leafId: string }>({
     type: 'get_tree',
     sessionId,
@@ -112,26 +105,13 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
 }
 
 beforeAll(async () => {
-  const tokens = {} as Record<Name, string>;
-  server = await startTestServer({
-    prepare: async (dataDir) => {
-      const users = new UserStore(dataDir);
-      for (const [name, role] of Object.entries(USERS)) {
-        tokens[name as Name] = (await users.add(name, role)).token;
-      }
-    },
-  });
-  for (const name of Object.keys(USERS) as Name[]) {
-    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens[name]) });
-  }
+  team = await startTeamOnSocket(USERS);
+  ({ server, clients } = team);
   await seed('max');
   await seed('ann');
 }, 60_000);
 
-afterAll(async () => {
-  for (const client of Object.values(clients)) await client.close();
-  await server.close();
-});
+afterAll(() => team.close());
 
 describe('authorisation over the WebSocket', () => {
   it('refuses the upgrade without a login', async () => {

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionFileIn, startTeamOnSocket, type TestServer } from './test-support/test-server.js';
-import type { WsTestClient } from './test-support/ws-test-client.js';
 import {
-  requestTexts,
-  startRecordedDemoModel,
-  type ModelRequest,
-} from './test-support/recording-proxy.js';
+  startRecordedTeamSession,
+  type RecordedTeamSession,
+} from './test-support/recorded-team-session.js';
+import type { TestServer } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * The editor's `!command` over a real WebSocket with real logins: `bash` saves pi's bashExecution
@@ -18,58 +17,26 @@ import {
 const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
-let model: Awaited<ReturnType<typeof startRecordedDemoModel>>;
-let team: Awaited<ReturnType<typeof startTeamOnSocket<Name>>>;
+let team: RecordedTeamSession<Name>;
 let server: TestServer;
-const bodies: ModelRequest[] = [];
 let clients: Record<Name, WsTestClient>;
 let sessionId: string;
 
-async function prompt(text: string): Promise<void> {
-  const done = clients.max.waitForEvent(sessionId, 'agent_end', 30_000);
-  await clients.max.ok({ type: 'prompt', sessionId, text });
-  await done;
-}
-
-function sessionFile(): string {
-  return sessionFileIn(server.dataDir, sessionId);
-}
-
-function lastLine(): Record<string, unknown> {
-  const lines = fs.readFileSync(sessionFile(), 'utf8').trimEnd().split('\n');
-  return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
-}
-
-/** The texts of the messages of the last request the model got, as `role: text`. */
-function lastRequestTexts(): string[] {
-  return requestTexts(bodies.at(-1)!);
-}
-
 beforeAll(async () => {
-  model = await startRecordedDemoModel(bodies);
-  team = await startTeamOnSocket(USERS, {
+  team = await startRecordedTeamSession(USERS, 'max', {
     prepare: (dataDir) => {
       fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'data-folder-secret');
     },
-    build: { catalog: model.catalog },
   });
-  ({ server, clients } = team);
-  ({ sessionId } = await clients.max.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  }));
-  for (const client of Object.values(clients)) await client.ok({ type: 'subscribe', sessionId });
+  ({ server, clients, sessionId } = team);
 }, 60_000);
 
-afterAll(async () => {
-  await team.close();
-  await model.close();
-});
+afterAll(() => team.close());
 
 describe('bash (the editor shell command)', () => {
   it('!cmd output enters the next request; !!cmd is saved but not sent', async () => {
     await clients.max.ok({ type: 'bash', sessionId, command: 'echo marker-one' });
-    expect(lastLine()).toMatchObject({
+    expect(team.lastLine()).toMatchObject({
       type: 'message',
       message: {
         role: 'bashExecution',
@@ -84,11 +51,11 @@ describe('bash (the editor shell command)', () => {
       command: 'echo marker-two',
       excludeFromContext: true,
     });
-    expect(lastLine()).toMatchObject({
+    expect(team.lastLine()).toMatchObject({
       message: { role: 'bashExecution', output: 'marker-two\n', excludeFromContext: true },
     });
-    await prompt('next');
-    const sent = lastRequestTexts().join('\n');
+    await team.prompt('next');
+    const sent = team.lastRequestTexts().join('\n');
     expect(sent).toContain('Ran `echo marker-one`');
     expect(sent).toContain('marker-one');
     expect(sent).not.toContain('marker-two');
@@ -97,15 +64,15 @@ describe('bash (the editor shell command)', () => {
   it('runs in the sandbox: the data folder cannot be read', async () => {
     const command = `cat ${server.dataDir}/notes.txt; echo "found: $(find ${server.dataDir} -mindepth 1 2>/dev/null | wc -l)"`;
     await clients.max.ok({ type: 'bash', sessionId, command });
-    const saved = lastLine() as { message: { output: string; exitCode: number } };
+    const saved = team.lastLine() as { message: { output: string; exitCode: number } };
     expect(saved.message.output).toContain('found: 0');
     expect(saved.message.output).not.toContain('data-folder-secret');
   });
 
   it('refuses a viewer, writing nothing', async () => {
-    const before = fs.readFileSync(sessionFile());
+    const before = fs.readFileSync(team.sessionFile());
     const answer = await clients.vic.request({ type: 'bash', sessionId, command: 'echo no' });
     expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(fs.readFileSync(sessionFile()).equals(before)).toBe(true);
+    expect(fs.readFileSync(team.sessionFile()).equals(before)).toBe(true);
   });
 });

@@ -119,11 +119,7 @@ describe('a session bigger than a socket may buffer', () => {
   it('a prompt with 12 MB of pictures: every event frame fits the budget and the socket stays open', async () => {
     const s = await tests.start();
     const client = await tests.open();
-    const { sessionId } = await client.ok<{ sessionId: string }>({
-      type: 'new_session',
-      workspaceId: s.workspaceId,
-    });
-    await client.ok({ type: 'subscribe', sessionId });
+    const sessionId = await client.newSession(s.workspaceId);
     const picture = { type: 'image', data: 'B'.repeat(4 * 1024 * 1024), mimeType: 'image/png' };
     const done = client.waitForEvent(sessionId, 'agent_end', 60_000);
     await client.ok({

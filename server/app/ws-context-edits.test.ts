@@ -7,13 +7,12 @@ import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
-import { sessionFileIn, startTeamOnSocket, type TestServer } from './test-support/test-server.js';
-import type { WsTestClient } from './test-support/ws-test-client.js';
 import {
-  requestTexts,
-  startRecordedDemoModel,
-  type ModelRequest,
-} from './test-support/recording-proxy.js';
+  startRecordedTeamSession,
+  type RecordedTeamSession,
+} from './test-support/recorded-team-session.js';
+import type { TestServer } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 
 /*
  * Context edits by people, over a real WebSocket with real logins: `edit_context` appends a pi 1.6
@@ -26,19 +25,10 @@ import {
 const USERS = { max: 'member', mia: 'member', vic: 'viewer' } as const;
 type Name = keyof typeof USERS;
 
-let model: Awaited<ReturnType<typeof startRecordedDemoModel>>;
-let team: Awaited<ReturnType<typeof startTeamOnSocket<Name>>>;
+let team: RecordedTeamSession<Name>;
 let server: TestServer;
-const bodies: ModelRequest[] = [];
 let clients: Record<Name, WsTestClient>;
 let sessionId: string;
-let proxyUrl: string;
-
-async function prompt(text: string): Promise<void> {
-  const done = clients.max.waitForEvent(sessionId, 'agent_end', 30_000);
-  await clients.max.ok({ type: 'prompt', sessionId, text });
-  await done;
-}
 
 async function tree(): Promise<{ nodes: TreeNode[]; leafId: string }> {
   const answer = await clients.max.ok<{ tree: WireTree; leafId: string }>({
@@ -50,22 +40,8 @@ async function tree(): Promise<{ nodes: TreeNode[]; leafId: string }> {
   return { nodes, leafId: answer.leafId };
 }
 
-function sessionFile(): string {
-  return sessionFileIn(server.dataDir, sessionId);
-}
-
-function lastLine(): Record<string, unknown> {
-  const lines = fs.readFileSync(sessionFile(), 'utf8').trimEnd().split('\n');
-  return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
-}
-
-/** The texts of the messages of the last request the model got, as `role: text`. */
-function lastRequestTexts(): string[] {
-  return requestTexts(bodies.at(-1)!);
-}
-
 function contextTexts(): string[] {
-  const store = SessionStore.openReadOnly(sessionFile());
+  const store = SessionStore.openReadOnly(team.sessionFile());
   try {
     return store
       .buildSessionContext()
@@ -84,25 +60,13 @@ function contextTexts(): string[] {
 }
 
 beforeAll(async () => {
-  model = await startRecordedDemoModel(bodies);
-  proxyUrl = model.url;
-  team = await startTeamOnSocket(USERS, {
-    build: { catalog: model.catalog },
-  });
-  ({ server, clients } = team);
-  ({ sessionId } = await clients.max.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  }));
-  for (const client of Object.values(clients)) await client.ok({ type: 'subscribe', sessionId });
-  await prompt('alpha is a secret');
-  await prompt('beta');
+  team = await startRecordedTeamSession(USERS, 'max');
+  ({ server, clients, sessionId } = team);
+  await team.prompt('alpha is a secret');
+  await team.prompt('beta');
 }, 60_000);
 
-afterAll(async () => {
-  await team.close();
-  await model.close();
-});
+afterAll(() => team.close());
 
 describe('context edits over the WebSocket', () => {
   it('hides a message and replaces another without branching; the model gets the edited context', async () => {
@@ -123,7 +87,7 @@ describe('context edits over the WebSocket', () => {
     const event = (await appended) as { event: { node: TreeNode } };
     expect(event.event.node).toMatchObject({ id: hidden.entryId, type: 'context_edit' });
     // pi 1.6's shape, key order included, at the leaf: no branch.
-    const line = lastLine();
+    const line = team.lastLine();
     expect(Object.keys(line)).toEqual([
       'type',
       'id',
@@ -146,7 +110,7 @@ describe('context edits over the WebSocket', () => {
       targetId: betaAnswer.id,
       content: '(answer withheld)',
     });
-    expect(lastLine()).toMatchObject({
+    expect(team.lastLine()).toMatchObject({
       parentId: hidden.entryId,
       targetId: betaAnswer.id,
       replacement: { content: [{ type: 'text', text: '(answer withheld)' }] },
@@ -158,14 +122,14 @@ describe('context edits over the WebSocket', () => {
       'assistant: (answer withheld)',
     ]);
 
-    await prompt('gamma');
-    expect(lastRequestTexts()).toEqual([
+    await team.prompt('gamma');
+    expect(team.lastRequestTexts()).toEqual([
       'assistant: You said: "alpha is a secret"',
       'user: beta',
       'assistant: (answer withheld)',
       'user: gamma',
     ]);
-    await expectSameAsPi16(sessionFile());
+    await expectSameAsPi16(team.sessionFile());
   });
 
   it('undoes an edit with a later edit that restores the original', async () => {
@@ -177,13 +141,13 @@ describe('context edits over the WebSocket', () => {
       targetId: alpha.id,
       content: { restore: true },
     });
-    expect(lastLine()).toMatchObject({
+    expect(team.lastLine()).toMatchObject({
       id: restored.entryId,
       targetId: alpha.id,
       replacement: { content: [{ type: 'text', text: 'alpha is a secret' }] },
     });
-    await prompt('delta');
-    expect(lastRequestTexts().slice(0, 2)).toEqual([
+    await team.prompt('delta');
+    expect(team.lastRequestTexts().slice(0, 2)).toEqual([
       'user: alpha is a secret',
       'assistant: You said: "alpha is a secret"',
     ]);
@@ -198,12 +162,12 @@ describe('context edits over the WebSocket', () => {
       ok: false,
       error: { code: 'invalid_argument', message: expect.stringMatching(/nothing to undo/) },
     });
-    await expectSameAsPi16(sessionFile());
+    await expectSameAsPi16(team.sessionFile());
   });
 
   it('refuses targets off the active path, of kinds that cannot be edited, and unknown ones', async () => {
     const { nodes } = await tree();
-    const file = sessionFile();
+    const file = team.sessionFile();
     const size = fs.statSync(file).size;
     const firstAnswer = nodes.find((n) => n.role === 'assistant')!;
     const offPath = nodes.find((n) => n.role === 'user' && n.preview === 'beta')!;
@@ -241,7 +205,7 @@ describe('context edits over the WebSocket', () => {
     });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(sized).toBeGreaterThan(size); // the navigation wrote its leaf markers, nothing else did
-    expect(lastLine()).toMatchObject({ type: 'custom' });
+    expect(team.lastLine()).toMatchObject({ type: 'custom' });
   });
 
   it('refuses an edit while the agent is running', async () => {
@@ -265,7 +229,7 @@ describe('context edits over the WebSocket', () => {
   it('refuses a viewer and a member who does not own the session, writing nothing', async () => {
     const { nodes } = await tree();
     const alpha = nodes.find((n) => n.role === 'user' && n.preview.startsWith('alpha'))!;
-    const before = fs.readFileSync(sessionFile());
+    const before = fs.readFileSync(team.sessionFile());
     for (const name of ['vic', 'mia'] as const) {
       const answer = await clients[name].request({
         type: 'edit_context',
@@ -275,7 +239,7 @@ describe('context edits over the WebSocket', () => {
       });
       expect(answer, name).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     }
-    expect(fs.readFileSync(sessionFile()).equals(before)).toBe(true);
+    expect(fs.readFileSync(team.sessionFile()).equals(before)).toBe(true);
   });
 
   it('pi 1.6 continues a copy of the file with the same request to the model as Arbor', async () => {
@@ -289,7 +253,7 @@ describe('context edits over the WebSocket', () => {
       JSON.stringify({
         providers: {
           arbor: {
-            baseUrl: proxyUrl,
+            baseUrl: team.modelUrl,
             api: 'openai-completions',
             apiKey: 'demo',
             models: [{ id: 'arbor-demo', contextWindow: 64_000, maxTokens: 4096 }],
@@ -300,15 +264,15 @@ describe('context edits over the WebSocket', () => {
     // A copy where pi looks for the workspace's sessions, so Arbor's own file stays as it is.
     const copies = sessionDirFor(agentDir, server.workspacePath);
     fs.mkdirSync(copies, { recursive: true });
-    fs.copyFileSync(sessionFile(), path.join(copies, path.basename(sessionFile())));
+    fs.copyFileSync(team.sessionFile(), path.join(copies, path.basename(team.sessionFile())));
     const pi = await runPi16Cli(
       ['-p', '--provider', 'arbor', '--model', 'arbor-demo', '--session-id', sessionId, 'epsilon'],
       { cwd: server.workspacePath, agentDir },
     );
     expect(pi.code, pi.stderr).toBe(0);
-    const piRequest = lastRequestTexts();
-    await prompt('epsilon');
-    const arborRequest = lastRequestTexts();
+    const piRequest = team.lastRequestTexts();
+    await team.prompt('epsilon');
+    const arborRequest = team.lastRequestTexts();
     expect(piRequest).not.toContain('user: alpha is a secret');
     expect(piRequest).toContain('assistant: (answer withheld)');
     expect(arborRequest).toEqual(piRequest);

@@ -14,11 +14,7 @@ const tests = serverPerTest();
 async function openSession(): Promise<{ client: WsTestClient; sessionId: string; file: string }> {
   const server = await tests.start();
   const client = await tests.open();
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
+  const sessionId = await client.newSession(server.workspaceId);
   const file = server.app.arbor.locator.locate(sessionId)?.file as string;
   return { client, sessionId, file };
 }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../shared/messages.js';
 import type { PathMessage, Snapshot } from '../../shared/protocol.js';
-import { UserStore } from '../auth/user-store.js';
 import { SNAPSHOT_MESSAGES } from '../hub/path-messages.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
@@ -140,23 +139,11 @@ describe('get_path', () => {
 
   it('lets a viewer read another branch, while moving the leaf stays refused', async () => {
     let seeded = {} as Seeded;
-    let token = '';
-    const server = await tests.start({
-      prepare: async (dataDir) => {
-        seeded = seed(dataDir);
-        const users = new UserStore(dataDir);
-        await users.add('ann', 'admin');
-        token = (await users.add('vic', 'viewer')).token;
-      },
-    });
-    const login = await fetch(`${server.url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';', 1)[0]!;
-    const { client } = await open(seeded.sessionId, cookie);
+    const { cookies } = await tests.startTeam(
+      { ann: 'admin', vic: 'viewer' },
+      { prepare: (dataDir) => void (seeded = seed(dataDir)) },
+    );
+    const { client } = await open(seeded.sessionId, cookies.vic);
     const target = seeded.other.at(-1)!;
     const read = await client.ok<PathAnswer>({
       type: 'get_path',

@@ -32,11 +32,7 @@ describe('get_resources', () => {
     });
     const ws = server.workspacePath;
     const client = await tests.open();
-    const { sessionId } = await client.ok<{ sessionId: string }>({
-      type: 'new_session',
-      workspaceId: server.workspaceId,
-    });
-    await client.ok({ type: 'subscribe', sessionId });
+    const sessionId = await client.newSession(server.workspaceId);
     const answer = WorkspaceResourcesSchema.parse(
       await client.ok({ type: 'get_resources', sessionId }),
     );

@@ -11,11 +11,7 @@ const tests = serverPerTest();
 
 async function openSession(): Promise<{ client: WsTestClient; sessionId: string }> {
   const client = await tests.open();
-  const { sessionId } = await client.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: tests.server.workspaceId,
-  });
-  await client.ok({ type: 'subscribe', sessionId });
+  const sessionId = await client.newSession(tests.server.workspaceId);
   return { client, sessionId };
 }
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentSessionEvent, SessionState } from '../../shared/agent-events.js';
 import {
   CommandResultSchemas,
@@ -7,8 +7,7 @@ import {
   type EventFrame,
 } from '../../shared/protocol.js';
 import { decodeTree } from '../../shared/tree-wire.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
 
 /*
  * A real session over a real WebSocket (prompts with tool calls, a compaction, a leaf move with a
@@ -16,22 +15,14 @@ import { WsTestClient } from './test-support/ws-test-client.js';
  * and every answer against the schema of its command's result.
  */
 
-let server: TestServer | undefined;
-let client: WsTestClient | undefined;
-afterEach(async () => {
-  await client?.close().catch(() => undefined);
-  client = undefined;
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 type Sent = { type: keyof CommandResults } & Record<string, unknown>;
 
 describe('every frame of a real session', () => {
   it('matches the protocol schemas, message_end names its entry and the state is pushed', async () => {
-    server = await startTestServer();
-    client = await WsTestClient.open(server.wsUrl);
-    const c = client;
+    const server = await tests.start();
+    const c = await tests.open();
     const raw: unknown[] = [];
     c.socket.on('message', (data) => raw.push(JSON.parse(String(data))));
     const problems: string[] = [];

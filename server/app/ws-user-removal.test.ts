@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUserWithCli, removeUserWithCli } from './test-support/run-cli.js';
-import { startTestServer, type TestServer } from './test-support/test-server.js';
-import { WsTestClient } from './test-support/ws-test-client.js';
+import { serverPerTest } from './test-support/test-server.js';
+import type { WsTestClient } from './test-support/ws-test-client.js';
 import { loginCookie } from './test-support/login-cookie.js';
 
 /*
@@ -12,14 +12,10 @@ import { loginCookie } from './test-support/login-cookie.js';
  * the server closes every connection whose user is gone or whose role changed, at once.
  */
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const tests = serverPerTest();
 
 function login(token: string): Promise<string> {
-  return loginCookie(server?.url ?? '', token);
+  return loginCookie(tests.server.url, token);
 }
 
 function closeOf(client: WsTestClient): Promise<{ code: number; reason: string }> {
@@ -31,21 +27,15 @@ function closeOf(client: WsTestClient): Promise<{ code: number; reason: string }
 /** A team server with ann (admin) running a session that mallory (member) watches. */
 async function watchedSession() {
   const tokens: Record<string, string> = {};
-  server = await startTestServer({
+  const server = await tests.start({
     prepare: (dataDir) => {
       tokens.ann = addUserWithCli(dataDir, 'ann', 'admin');
       tokens.mallory = addUserWithCli(dataDir, 'mallory', 'member');
     },
   });
-  const ann = await WsTestClient.open(server.wsUrl, { cookie: await login(tokens.ann as string) });
-  const mallory = await WsTestClient.open(server.wsUrl, {
-    cookie: await login(tokens.mallory as string),
-  });
-  const { sessionId } = await ann.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId: server.workspaceId,
-  });
-  await ann.ok({ type: 'subscribe', sessionId });
+  const ann = await tests.open({ cookie: await login(tokens.ann as string) });
+  const mallory = await tests.open({ cookie: await login(tokens.mallory as string) });
+  const sessionId = await ann.newSession(server.workspaceId);
   await mallory.ok({ type: 'subscribe', sessionId });
   // mallory receives the live events of ann's run: the stream a removal must cut.
   const seen = mallory.waitForEvent(sessionId, 'agent_end');
@@ -84,8 +74,8 @@ describe('an open WebSocket whose user changes', () => {
   });
 
   it('on a local server, is closed with 4001 once the first user is added', async () => {
-    server = await startTestServer();
-    const local = await WsTestClient.open(server.wsUrl);
+    const server = await tests.start();
+    const local = await tests.open();
     const closed = closeOf(local);
     addUserWithCli(server.dataDir, 'ann', 'admin');
     expect(await closed).toEqual({ code: 4001, reason: 'login required' });

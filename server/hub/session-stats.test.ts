@@ -5,10 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStats } from '../../shared/session-stats-schema.js';
-import { UserStore } from '../auth/user-store.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { PI16_NODE } from '../store/test-support/pi16-oracle.js';
-import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
+import { startTeamServer, type TestServer } from '../app/test-support/test-server.js';
 import { WsTestClient } from '../app/test-support/ws-test-client.js';
 
 /*
@@ -41,15 +40,12 @@ interface Crafted {
 let server: TestServer;
 let crafted: Crafted;
 let agentDir: string;
-let viewerToken = '';
+let viewerCookie: string;
 
 beforeAll(async () => {
-  server = await startTestServer({
-    prepare: async (dataDir) => {
-      viewerToken = (await new UserStore(dataDir).add('vic', 'viewer')).token;
-      await new UserStore(dataDir).add('ann', 'admin');
-    },
-  });
+  const team = await startTeamServer({ vic: 'viewer', ann: 'admin' });
+  server = team.server;
+  viewerCookie = team.cookies.vic;
   agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-pi16-stats-'));
   const sessionDir = sessionDirFor(server.dataDir, server.workspacePath);
   const { stdout } = await run(PI16_NODE, [CHILD, PI16_INDEX, server.workspacePath, sessionDir], {
@@ -63,21 +59,11 @@ afterAll(async () => {
   fs.rmSync(agentDir, { recursive: true, force: true });
 });
 
-async function login(token: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(res.status).toBe(200);
-  return (res.headers.get('set-cookie') ?? '').split(';', 1)[0] as string;
-}
-
 const near = (a: number, b: number) => expect(a).toBeCloseTo(b, 12);
 
 describe('get_session_stats', () => {
   it("gives pi 1.6's totals for the session and its per-model breakdown for the session and the path", async () => {
-    const client = await WsTestClient.open(server.wsUrl, { cookie: await login(viewerToken) });
+    const client = await WsTestClient.open(server.wsUrl, { cookie: viewerCookie });
     try {
       const sessionId = 'stats.kinds_1';
       await client.ok({ type: 'subscribe', sessionId });
@@ -133,7 +119,7 @@ describe('get_session_stats', () => {
   }, 60_000);
 
   it('reports the path to another entry when asked, and refuses an entry that is not there', async () => {
-    const client = await WsTestClient.open(server.wsUrl, { cookie: await login(viewerToken) });
+    const client = await WsTestClient.open(server.wsUrl, { cookie: viewerCookie });
     try {
       const sessionId = 'stats.kinds_1';
       await client.ok({ type: 'subscribe', sessionId });

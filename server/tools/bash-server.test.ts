@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import { tmpdirOutsideTmp } from './test-support/outside-tmp.js';
-import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
-import { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { serverPerTest } from '../app/test-support/test-server.js';
 import { bashInNewSession } from './test-support/bash-in-session.js';
 
 /*
@@ -16,20 +15,15 @@ import { bashInNewSession } from './test-support/bash-in-session.js';
 // Worker threads end without an exit event: the logs of this file go with it.
 afterAll(removeToolOutputRoot);
 
-let server: TestServer | undefined;
-let client: WsTestClient | undefined;
-afterEach(async () => {
-  await client?.close().catch(() => undefined);
-  await server?.close();
-  server = undefined;
-  client = undefined;
+const tests = serverPerTest();
+afterEach(() => {
   delete process.env.ARBOR_TEST_SERVER_SECRET;
 });
 
 it("a session's bash cannot read the data folder, another workspace or the server's secrets", async () => {
   const restoreTmpdir = tmpdirOutsideTmp();
   process.env.ARBOR_TEST_SERVER_SECRET = 'sk-server-environment-secret';
-  server = await startTestServer({
+  const server = await tests.start({
     extraWorkspaces: 1,
     prepare: (dataDir) => {
       fs.writeFileSync(
@@ -56,7 +50,7 @@ it("a session's bash cannot read the data folder, another workspace or the serve
   fs.writeFileSync(path.join(other, 'secret.txt'), 'other workspace secret');
   restoreTmpdir();
 
-  client = await WsTestClient.open(server.wsUrl);
+  const client = await tests.open();
   const command = [
     `echo "found: $(find ${dataDir} ${other} -mindepth 1 2>/dev/null | wc -l)"`,
     `cat ${dataDir}/models.json ${dataDir}/notes.txt ${other}/secret.txt 2>/dev/null`,

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import { OUTSIDE_TMP, tmpdirOutsideTmp } from './test-support/outside-tmp.js';
-import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
-import { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { serverPerTest } from '../app/test-support/test-server.js';
 import { bashInNewSession } from './test-support/bash-in-session.js';
 
 /*
@@ -16,37 +15,27 @@ import { bashInNewSession } from './test-support/bash-in-session.js';
 
 afterAll(removeToolOutputRoot);
 
-let server: TestServer | undefined;
-let client: WsTestClient | undefined;
-let shared: string | undefined;
-afterEach(async () => {
-  await client?.close().catch(() => undefined);
-  await server?.close();
-  if (shared) fs.rmSync(shared, { recursive: true, force: true });
-  server = undefined;
-  client = undefined;
-  shared = undefined;
-});
+const tests = serverPerTest();
 
 it("a session's bash cannot list, read or change the relocated session folder", async () => {
   const restoreTmpdir = tmpdirOutsideTmp();
   const outside = OUTSIDE_TMP;
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(outside, 'arbor-sessions-')));
-  shared = folder;
+  tests.removeAfter(folder);
   const other = path.join(folder, '2026-01-01T00-00-00-000Z_other-users-session.jsonl');
   fs.writeFileSync(
     other,
     `${JSON.stringify({ type: 'session', version: 3, id: 'other-users-session', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/elsewhere' })}\n` +
       `${JSON.stringify({ type: 'message', id: 'aaaa1111', parentId: null, timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'a secret prompt of another user', timestamp: 1 } })}\n`,
   );
-  server = await startTestServer({
+  const server = await tests.start({
     prepare: (dataDir) =>
       fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ sessionDir: folder })),
   });
   restoreTmpdir();
   expect(server.app.arbor.config.sessionDir).toBe(folder);
 
-  client = await WsTestClient.open(server.wsUrl);
+  const client = await tests.open();
   const command = [
     `echo "found: $(find ${folder} -mindepth 1 2>/dev/null | wc -l)"`,
     `cat ${other} 2>/dev/null`,

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeEach, expect, it } from 'vitest';
 import { resolveWorkspaces } from '../config/workspaces.js';
 import { removeToolOutputRoot } from './tool-output-dir.js';
-import { startTestServer, type TestServer } from '../app/test-support/test-server.js';
-import { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { serverPerTest } from '../app/test-support/test-server.js';
+import type { WsTestClient } from '../app/test-support/ws-test-client.js';
 
 /*
  * The attack through a real server with one workspace inside another: bash in the outer one
@@ -16,29 +16,19 @@ import { WsTestClient } from '../app/test-support/ws-test-client.js';
 
 afterAll(removeToolOutputRoot);
 
+const tests = serverPerTest();
 let base: string;
-let server: TestServer | undefined;
 let client: WsTestClient | undefined;
 beforeEach(() => {
   // Outside /tmp: the sandbox's /tmp is its own.
   const parent = fs.existsSync('/var/tmp') ? '/var/tmp' : process.env.HOME!;
   base = fs.realpathSync(fs.mkdtempSync(path.join(parent, 'arbor-swap-')));
   fs.chmodSync(base, 0o755);
-});
-afterEach(async () => {
-  await client?.close().catch(() => undefined);
-  await server?.close();
-  server = client = undefined;
-  fs.rmSync(base, { recursive: true, force: true });
+  tests.removeAfter(base);
 });
 
 async function newSession(workspaceId: string): Promise<string> {
-  const { sessionId } = await client!.ok<{ sessionId: string }>({
-    type: 'new_session',
-    workspaceId,
-  });
-  await client!.ok({ type: 'subscribe', sessionId });
-  return sessionId;
+  return client!.newSession(workspaceId);
 }
 
 /** Runs one tool call in the session; answers the tool's result as JSON text. */
@@ -69,9 +59,9 @@ it('a nested workspace swapped for a link to outside is not followed by its tool
   fs.mkdirSync(inner, { recursive: true });
   fs.mkdirSync(outside, { recursive: true });
   const workspaces = resolveWorkspaces([outer, inner], base, 'the test');
-  server = await startTestServer({ config: { workspaces } });
+  await tests.start({ config: { workspaces } });
   const [outerWs, innerWs] = workspaces;
-  client = await WsTestClient.open(server.wsUrl);
+  client = await tests.open();
 
   const before = await newSession(innerWs!.id);
   expect(await runTool(before, 'write', { path: 'first.txt', content: 'x' })).toContain(

@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../build-app.js';
 import { loadConfig, type ArborConfig } from '../../config/load-config.js';
 import { UserStore } from '../../auth/user-store.js';
-import { loginCookie } from './login-cookie.js';
+import { injectLoginCookie, loginCookie } from './login-cookie.js';
 import { WsTestClient } from './ws-test-client.js';
 
 /*
@@ -86,19 +86,25 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 
 /**
  * The server and WebSocket clients of the test that is running, all closed after it: `start`
- * starts the test's server, `open` connects a client to it, or to `url`, and `track` takes one
- * connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
- * then the server. Called once at the top of a test file, it registers the afterEach that does so.
+ * (or `startTeam`) starts the test's server, `open` connects a client to it, or to `url`, and
+ * `track` takes one connected otherwise. The clients close first, then what was handed to `alsoClose` (in order),
+ * then the server, and last the folders handed to `removeAfter`. Called once at the top of a test
+ * file, it registers the afterEach that does so.
  */
 export function serverPerTest() {
   let current: TestServer | undefined;
   const clients: WsTestClient[] = [];
   const others: (() => Promise<unknown> | void)[] = [];
+  const folders: string[] = [];
   afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-    for (const close of others.splice(0)) await close();
-    await current?.close();
-    current = undefined;
+    try {
+      for (const client of clients.splice(0)) await client.close().catch(() => undefined);
+      for (const close of others.splice(0)) await close();
+      await current?.close();
+    } finally {
+      current = undefined;
+      for (const dir of folders.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
   const started = (): TestServer => {
     if (!current) throw new Error('no server started in this test');
@@ -113,6 +119,13 @@ export function serverPerTest() {
       current = await startTestServer(opts);
       return current;
     },
+    /** Starts the test's server as a team server (`startTeamServer`). */
+    startTeam<N extends string>(
+      users: Record<N, Role>,
+      opts?: TestServerOptions,
+    ): Promise<TeamServer<N>> {
+      return startTeamServer(users, opts, async (o) => (current = await startTestServer(o)));
+    },
     /** The server this test started. */
     get server(): TestServer {
       return started();
@@ -121,6 +134,10 @@ export function serverPerTest() {
     /** Something else the test started, closed after the clients and before the server. */
     alsoClose(close: () => Promise<unknown> | void): void {
       others.push(close);
+    },
+    /** A folder the test made (for the server or beside it), removed after the server closes. */
+    removeAfter(dir: string): void {
+      folders.push(dir);
     },
     async open(
       opts?: Parameters<typeof WsTestClient.open>[1],
@@ -131,30 +148,63 @@ export function serverPerTest() {
   };
 }
 
+export type Role = 'admin' | 'member' | 'viewer';
+
+/** A server with users, each one's login token and logged-in session cookie (`name=value`). */
+export interface TeamServer<N extends string> {
+  server: TestServer;
+  tokens: Record<N, string>;
+  cookies: Record<N, string>;
+}
+
 /**
  * A team server whose `users` (name → role) are added before it starts, after `opts.prepare`,
- * with one WebSocket client per user logged in with a real login. `close` closes the clients,
- * then the server.
+ * each one logged in with a real login: over HTTP when the server listens, through `app.inject`
+ * when it does not (`listen: false`). `start` starts the server (a `serverPerTest`'s, to have it
+ * closed after the test).
  */
-export async function startTeamOnSocket<N extends string>(
-  users: Record<N, 'admin' | 'member' | 'viewer'>,
+export async function startTeamServer<N extends string>(
+  users: Record<N, Role>,
   opts: TestServerOptions = {},
-): Promise<{ server: TestServer; clients: Record<N, WsTestClient>; close(): Promise<void> }> {
+  start: (opts: TestServerOptions) => Promise<TestServer> = startTestServer,
+): Promise<TeamServer<N>> {
   const tokens = {} as Record<N, string>;
-  const server = await startTestServer({
+  const server = await start({
     ...opts,
     prepare: async (dataDir) => {
       await opts.prepare?.(dataDir);
       const store = new UserStore(dataDir);
-      for (const [name, role] of Object.entries(users) as [N, 'admin' | 'member' | 'viewer'][])
+      for (const [name, role] of Object.entries(users) as [N, Role][])
         tokens[name] = (await store.add(name, role)).token;
     },
   });
-  const clients = {} as Record<N, WsTestClient>;
+  const cookies = {} as Record<N, string>;
   for (const name of Object.keys(users) as N[]) {
-    const cookie = await loginCookie(server.url, tokens[name]);
-    clients[name] = await WsTestClient.open(server.wsUrl, { cookie });
+    cookies[name] = server.url
+      ? await loginCookie(server.url, tokens[name])
+      : await injectLoginCookie(server.app, tokens[name]);
   }
+  return { server, tokens, cookies };
+}
+
+export interface TeamOnSocket<N extends string> {
+  server: TestServer;
+  clients: Record<N, WsTestClient>;
+  close(): Promise<void>;
+}
+
+/**
+ * A listening team server (`startTeamServer`) with one WebSocket client per user, opened with
+ * that user's login. `close` closes the clients, then the server.
+ */
+export async function startTeamOnSocket<N extends string>(
+  users: Record<N, Role>,
+  opts: TestServerOptions = {},
+): Promise<TeamOnSocket<N>> {
+  const { server, cookies } = await startTeamServer(users, opts);
+  const clients = {} as Record<N, WsTestClient>;
+  for (const name of Object.keys(users) as N[])
+    clients[name] = await WsTestClient.open(server.wsUrl, { cookie: cookies[name] });
   return {
     server,
     clients,

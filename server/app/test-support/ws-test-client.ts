@@ -143,6 +143,28 @@ export class WsTestClient {
     return response.data as T;
   }
 
+  /** Makes a new session in the workspace and subscribes to it; returns the session's id. */
+  async newSession(workspaceId: string): Promise<string> {
+    const { sessionId } = await this.ok<{ sessionId: string }>({
+      type: 'new_session',
+      workspaceId,
+    });
+    await this.ok({ type: 'subscribe', sessionId });
+    return sessionId;
+  }
+
+  /** Sends `text` as a prompt in a subscribed session and waits for its run to end. */
+  async prompt(sessionId: string, text: string, timeoutMs?: number): Promise<void> {
+    const done = this.waitForEvent(sessionId, 'agent_end', timeoutMs);
+    try {
+      await this.ok({ type: 'prompt', sessionId, text });
+    } catch (error) {
+      done.catch(() => undefined);
+      throw error;
+    }
+    await done;
+  }
+
   /** Event frames of a session received so far, in order. */
   events(sessionId: string): EventFrame[] {
     return this.frames.filter(
