@@ -61,3 +61,24 @@ test('fit to leaf and the minimap are there', async ({ page, arbor }) => {
   await expect(leafNode(page)).toBeInViewport();
   await expect(page.locator('.react-flow__minimap')).toBeVisible();
 });
+
+test('Tab and Shift+Tab stay inside a dialog', async ({ page, arbor }) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'first');
+  await page.getByRole('button', { name: 'Fit all' }).click();
+  await treeNode(page, 'user', 'first').hover();
+  await page.getByRole('button', { name: 'Label user node' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Label' });
+  const text = dialog.getByRole('textbox', { name: 'Label text' });
+  await expect(text).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Save label' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(text).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+});

@@ -72,7 +72,6 @@ export function SessionStats({ socket, sessionId, readingEntryId }: SessionStats
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const body = useRef<HTMLDivElement>(null);
-  const closeButton = useRef<HTMLButtonElement>(null);
   const state = useSessionStats(socket, sessionId, readingEntryId, open);
   const close = useCallback(() => {
     setOpen(false);
@@ -94,40 +93,29 @@ export function SessionStats({ socket, sessionId, readingEntryId }: SessionStats
       </button>
       {open ? (
         <Modal title="Session statistics" onClose={close}>
-          {/* Tab stays in the dialog: the figures (scrollable) and Close, in turn. */}
           <div
-            onKeyDown={(event) => {
-              if (event.key !== 'Tab') return;
-              const last = event.shiftKey ? body.current : closeButton.current;
-              if (document.activeElement !== last) return;
-              event.preventDefault();
-              (event.shiftKey ? closeButton.current : body.current)?.focus();
-            }}
+            className="session-stats"
+            ref={body}
+            tabIndex={0}
+            role="region"
+            aria-label="Statistics figures"
           >
-            <div
-              className="session-stats"
-              ref={body}
-              tabIndex={0}
-              role="region"
-              aria-label="Statistics figures"
-            >
-              {state.status === 'loading' ? <p role="status">Loading…</p> : null}
-              {state.status === 'failed' ? <p role="alert">{state.message}</p> : null}
-              {state.status === 'ready' ? (
-                <>
-                  <UsageTable caption="Whole session" usage={state.stats.session} />
-                  <UsageTable
-                    caption={readingEntryId ? 'Branch being read' : 'This branch'}
-                    usage={state.stats.branch}
-                  />
-                </>
-              ) : null}
-            </div>
-            <div className="dialog-actions">
-              <button type="button" ref={closeButton} onClick={close}>
-                Close
-              </button>
-            </div>
+            {state.status === 'loading' ? <p role="status">Loading…</p> : null}
+            {state.status === 'failed' ? <p role="alert">{state.message}</p> : null}
+            {state.status === 'ready' ? (
+              <>
+                <UsageTable caption="Whole session" usage={state.stats.session} />
+                <UsageTable
+                  caption={readingEntryId ? 'Branch being read' : 'This branch'}
+                  usage={state.stats.branch}
+                />
+              </>
+            ) : null}
+          </div>
+          <div className="dialog-actions">
+            <button type="button" onClick={close}>
+              Close
+            </button>
           </div>
         </Modal>
       ) : null}

@@ -1,4 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
+import { createFocusTrap } from 'focus-trap';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 interface ModalProps {
   title: string;
@@ -6,8 +7,12 @@ interface ModalProps {
   children: ReactNode;
 }
 
-/** A small modal dialog: named by its title, closed by Escape or a click outside. */
+/**
+ * A small modal dialog: named by its title, closed by Escape or a click outside. Tab and
+ * Shift+Tab stay inside it (focus-trap), and focus goes back where it was when it closes.
+ */
 export function Modal({ title, onClose, children }: ModalProps) {
+  const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -18,6 +23,22 @@ export function Modal({ title, onClose, children }: ModalProps) {
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
   }, [onClose]);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return undefined;
+    const trap = createFocusTrap(element, {
+      // Escape and clicks outside are this component's (above), so every dialog closes one way.
+      escapeDeactivates: false,
+      allowOutsideClick: true,
+      // Focus starts where a child put it (autoFocus, an effect), else on the first control.
+      fallbackFocus: element,
+      returnFocusOnDeactivate: true,
+    });
+    trap.activate();
+    return () => {
+      trap.deactivate();
+    };
+  }, []);
   return (
     <div
       className="modal-backdrop"
@@ -25,7 +46,14 @@ export function Modal({ title, onClose, children }: ModalProps) {
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div className="modal" role="dialog" aria-modal="true" aria-label={title}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        ref={dialog}
+        tabIndex={-1}
+      >
         <h2>{title}</h2>
         {children}
       </div>
