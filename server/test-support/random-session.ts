@@ -1,6 +1,4 @@
-import { SessionManager } from '@mariozechner/pi-coding-agent';
 import type { AgentMessage, ToolCall, Usage } from '../../shared/messages.js';
-import { SessionEntrySchema, type SessionEntry } from '../../shared/session-entries.js';
 import { prng } from '../../shared/prng.js';
 import { assistantMessage, bashMessage, toolResultMessage, userMessage } from './messages.js';
 
@@ -17,7 +15,8 @@ import { assistantMessage, bashMessage, toolResultMessage, userMessage } from '.
  * - `randomSession` drives any writer through random operations covering every entry type,
  *   message role and leaf move, for property tests.
  *
- * Deterministic for a seed.
+ * Deterministic for a seed. It imports nothing of pi's, so worker threads can load it;
+ * `random-pi-session.ts` runs it through pi's SessionManager.
  */
 
 /** What the generator calls: the part of the session API SessionStore and pi share. */
@@ -371,23 +370,4 @@ export function randomSession(writer: SessionWriter, seed: number, steps = 120):
     }
   }
   return ids;
-}
-
-/** A random session written by pi's own SessionManager (so its shape is pi's), in memory. */
-export interface RandomPiSession {
-  manager: ReturnType<typeof SessionManager.inMemory>;
-  /** Every entry, parsed with Arbor's schemas. */
-  entries: SessionEntry[];
-  /** Ids of every entry, for picking leaves. */
-  ids: string[];
-}
-
-export function randomPiSession(seed: number, steps = 120): RandomPiSession {
-  const manager = SessionManager.inMemory('/tmp/project');
-  // pi's message types are stricter than the generator's loose shapes; the file is pi's all the same.
-  randomSession(manager as unknown as SessionWriter, seed, steps);
-  const entries = (manager.getEntries() as unknown[]).map((entry) =>
-    SessionEntrySchema.parse(entry),
-  );
-  return { manager, entries, ids: entries.map((entry) => entry.id) };
 }
