@@ -180,7 +180,8 @@ export interface TurnShape {
 /**
  * Turn `n` of a coding session: a prompt of 20–60 words; rounds of 30 words of thinking, 15 of
  * text and a bash or read call, each with a 600–4,100-byte result (one in twenty an error); a
- * closing answer of 60–180 words. Usage is a provider's (input 1,000–51,000 tokens).
+ * closing answer of 60–180 words. Usage is a provider's (input 1,000–51,000 tokens). The draws
+ * keep their order: the session-open bench's figures were measured on the file this order makes.
  */
 export function codingTurn(text: SessionText, n: number, shape: TurnShape): TurnSpec {
   const scale = shape.scale ?? 1;
