@@ -1,47 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
-import { prng } from '../../shared/prng.js';
+import { codingTurn, sessionText, turnMessages } from '../../server/test-support/random-session.js';
 
 /*
  * Writes a realistic 20,000-entry session with pi's own SessionManager, so its shape is pi's:
- * turns of user prompt → assistant tool calls → tool results with large outputs → answer, a few
- * branches back to earlier prompts, labels, a session name and compactions on the active path.
+ * the shared generator's coding turns (user prompt → assistant tool calls → tool results with
+ * large outputs → answer), a few branches back to earlier prompts, labels, a session name and
+ * compactions on the active path.
  */
+
+const MODEL = { provider: 'demo', model: 'demo-model' };
 
 type PiMessage = Parameters<SessionManager['appendMessage']>[0];
 
-const WORDS =
-  'the session tree keeps every branch of a conversation with the agent so nothing is lost when a prompt is edited and run again while tools read files and write patches'.split(
-    ' ',
-  );
-
 export function generateSession(dir: string, entries = 20_000, seed = 1): string {
   fs.mkdirSync(dir, { recursive: true });
-  const random = prng(seed);
-  const text = (words: number): string =>
-    Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
-  const output = (bytes: number): string => {
-    const lines: string[] = [];
-    let size = 0;
-    while (size < bytes) {
-      const line = `${String(lines.length + 1).padStart(5)}  ${text(6 + Math.floor(random() * 10))}`;
-      lines.push(line);
-      size += line.length + 1;
-    }
-    return lines.join('\n');
-  };
-  const usage = () => ({
-    input: 1000 + Math.floor(random() * 50_000),
-    output: Math.floor(random() * 2000),
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0.01, output: 0.02, cacheRead: 0, cacheWrite: 0, total: 0.03 },
-  });
-  let now = Date.parse('2026-01-01T00:00:00.000Z');
-  const tick = () => (now += 1000 + Math.floor(random() * 5000));
-
+  const text = sessionText(seed);
   const sm = SessionManager.create('/home/dev/project', dir);
   // Depth of every entry on its path, so the path length is known without pi's O(n) getBranch.
   const depth = new Map<string, number>();
@@ -53,73 +28,22 @@ export function generateSession(dir: string, entries = 20_000, seed = 1): string
   track(sm.appendModelChange('demo', 'demo-model'));
   track(sm.appendThinkingLevelChange('medium'));
   const userIds: string[] = [];
-  let call = 0;
   let pathAtCompaction = 0;
   let firstAfterCompaction = 0;
   let turn = 0;
   while (depth.size < entries) {
     turn++;
-    const userId = track(
-      sm.appendMessage({
-        role: 'user',
-        content: [{ type: 'text', text: `Turn ${turn}: ${text(20 + Math.floor(random() * 40))}` }],
-        timestamp: tick(),
-      } as PiMessage),
+    // pi's message types are stricter than the factory's schema-derived ones; the file is pi's.
+    const [userId] = turnMessages(codingTurn(text, turn, { tools: [1, 3] }), MODEL).map((message) =>
+      track(sm.appendMessage(message as PiMessage)),
     );
-    userIds.push(userId);
-    const tools = 1 + Math.floor(random() * 3);
-    for (let t = 0; t < tools; t++) {
-      const id = `call_${++call}`;
-      track(
-        sm.appendMessage({
-          role: 'assistant',
-          content: [
-            { type: 'thinking', thinking: text(30), thinkingSignature: '' },
-            { type: 'text', text: text(15) },
-            {
-              type: 'toolCall',
-              id,
-              name: t % 2 ? 'read' : 'bash',
-              arguments: { command: `grep -rn ${text(2)} src/` },
-            },
-          ],
-          api: 'openai-completions',
-          provider: 'demo',
-          model: 'demo-model',
-          usage: usage(),
-          stopReason: 'toolUse',
-          timestamp: tick(),
-        } as PiMessage),
-      );
-      track(
-        sm.appendMessage({
-          role: 'toolResult',
-          toolCallId: id,
-          toolName: t % 2 ? 'read' : 'bash',
-          content: [{ type: 'text', text: output(600 + Math.floor(random() * 3500)) }],
-          isError: random() < 0.05,
-          timestamp: tick(),
-        } as PiMessage),
-      );
-    }
-    track(
-      sm.appendMessage({
-        role: 'assistant',
-        content: [{ type: 'text', text: text(60 + Math.floor(random() * 120)) }],
-        api: 'openai-completions',
-        provider: 'demo',
-        model: 'demo-model',
-        usage: usage(),
-        stopReason: 'stop',
-        timestamp: tick(),
-      } as PiMessage),
-    );
-    if (turn % 40 === 0) track(sm.appendLabelChange(userId, `checkpoint ${turn}`));
+    userIds.push(userId!);
+    if (turn % 40 === 0) track(sm.appendLabelChange(userId!, `checkpoint ${turn}`));
     if (turn === 10) track(sm.appendSessionInfo('Benchmark session'));
     // Every 150 turns, go back to an earlier prompt and continue from there (a new branch).
     // Never across the compaction, so that it stays on the active path.
     if (turn % 150 === 0 && userIds.length - firstAfterCompaction > 20) {
-      const back = userIds[userIds.length - 1 - Math.floor(random() * 20)]!;
+      const back = userIds[userIds.length - 1 - Math.floor(text.rand() * 20)]!;
       const parent = sm.getEntry(back)?.parentId;
       if (parent) {
         sm.branch(parent);
@@ -132,7 +56,7 @@ export function generateSession(dir: string, entries = 20_000, seed = 1): string
       const kept = userIds[userIds.length - 4]!;
       track(
         sm.appendCompaction(
-          `## Goal\n${text(200)}`,
+          `## Goal\n${text.words(200)}`,
           kept,
           180_000,
           { readFiles: [], modifiedFiles: [] },

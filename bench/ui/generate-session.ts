@@ -1,10 +1,17 @@
 import { sessionDirFor } from '../../server/store/session-paths.js';
 import { piFileWriter } from '../../server/store/test-support/pi-file-writer.js';
+import { DEMO_MODEL } from '../../server/test-support/messages.js';
+import {
+  appendMessages,
+  turnMessages,
+  type TurnSpec,
+} from '../../server/test-support/random-session.js';
 
 /*
  * Writes a session of `entries` entries straight in pi's v3 JSONL format, as a long-lived coding
  * session looks: turns of prompt → tool call → tool result → answer along a main line, with a side
- * branch off an earlier turn every few turns. The leaf is the end of the main line.
+ * branch off an earlier turn every few turns. The leaf is the end of the main line. Its words are
+ * fixed (the e2e specs look for them); the turns are built as the generator builds its own.
  */
 
 export interface GeneratedSession {
@@ -16,89 +23,38 @@ export interface GeneratedSession {
   leafId: string;
 }
 
-const usage = {
-  input: 1200,
-  output: 80,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 1280,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const USAGE = { input: 1200, output: 80, totalTokens: 1280 };
 
 export function generateSession(dataDir: string, cwd: string, entries = 10_000): GeneratedSession {
   const writer = piFileWriter(cwd, Date.parse('2026-03-01T09:00:00.000Z'));
   const prompts: { id: string; text: string; parentId: string; answerId: string }[] = [];
   const turn = (parentId: string, n: number, track: boolean): string => {
     const text = `Task ${n}: update module ${n % 97} and run its tests`;
-    const user = writer.append(
-      {
-        type: 'message',
-        message: { role: 'user', content: [{ type: 'text', text }], timestamp: writer.clock },
-      },
-      parentId,
-    );
-
-    const callId = `call_${n}`;
-    const call = writer.append(
-      {
-        type: 'message',
-        message: {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: 'Reading the module first.' },
-            {
-              type: 'toolCall',
-              id: callId,
-              name: 'read',
-              arguments: { path: `src/module-${n % 97}.ts` },
-            },
-          ],
-          api: 'openai-completions',
-          provider: 'arbor',
-          model: 'arbor-demo',
-          usage,
-          stopReason: 'toolUse',
-          timestamp: writer.clock,
+    // Each message is stamped with its entry's time: the writer's clock moves a second an entry.
+    const at = (k: number): number => writer.clock + k * 1000;
+    const spec: TurnSpec = {
+      prompt: text,
+      promptTime: at(1),
+      rounds: [
+        {
+          text: 'Reading the module first.',
+          call: { id: `call_${n}`, name: 'read', arguments: { path: `src/module-${n % 97}.ts` } },
+          usage: USAGE,
+          timestamp: at(2),
+          result: `export const value${n} = ${n};\n`.repeat(20),
+          resultTime: at(3),
         },
+      ],
+      answer: {
+        text: `Done with task ${n}. The tests pass.\n\n\`\`\`ts\nexport const value${n} = ${n};\n\`\`\``,
+        usage: USAGE,
+        timestamp: at(4),
       },
-      user,
-    );
-    if (track) prompts.push({ id: user, text, parentId, answerId: call });
-    const result = writer.append(
-      {
-        type: 'message',
-        message: {
-          role: 'toolResult',
-          toolCallId: callId,
-          toolName: 'read',
-          content: [{ type: 'text', text: `export const value${n} = ${n};\n`.repeat(20) }],
-          isError: false,
-          timestamp: writer.clock,
-        },
-      },
-      call,
-    );
-    return writer.append(
-      {
-        type: 'message',
-        message: {
-          role: 'assistant',
-          content: [
-            {
-              type: 'text',
-              text: `Done with task ${n}. The tests pass.\n\n\`\`\`ts\nexport const value${n} = ${n};\n\`\`\``,
-            },
-          ],
-          api: 'openai-completions',
-          provider: 'arbor',
-          model: 'arbor-demo',
-          usage,
-          stopReason: 'stop',
-          timestamp: writer.clock,
-        },
-      },
-      result,
-    );
+    };
+    writer.branch(parentId);
+    const [user, call, , answer] = appendMessages(writer, turnMessages(spec, DEMO_MODEL));
+    if (track) prompts.push({ id: user!, text, parentId, answerId: call! });
+    return answer!;
   };
 
   let leaf = writer.append(

@@ -1,7 +1,11 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { sessionDirFor, sessionFileName } from '../../server/store/session-paths.js';
+import { sessionDirFor } from '../../server/store/session-paths.js';
+import { piFileWriter } from '../../server/store/test-support/pi-file-writer.js';
+import {
+  assistantMessage,
+  DEMO_MODEL,
+  toolResultMessage,
+  userMessage,
+} from '../../server/test-support/messages.js';
 
 /*
  * A session holding one long run of text without spaces wherever a user can meet it: a prompt of
@@ -26,14 +30,7 @@ export interface LongWordSession {
   leafId: string;
 }
 
-const usage = {
-  input: 10,
-  output: 10,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 20,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const USAGE = { input: 10, output: 10, totalTokens: 20 };
 
 export function writeLongWordSession(
   dataDir: string,
@@ -41,76 +38,39 @@ export function writeLongWordSession(
   word: string,
   parts: LongWordParts = { prompt: true, toolResult: true, label: true, name: true },
 ): LongWordSession {
-  const sessionId = crypto.randomUUID();
-  let clock = Date.parse('2026-03-01T09:00:00.000Z');
-  const header = {
-    type: 'session',
-    version: 3,
-    id: sessionId,
-    timestamp: new Date(clock).toISOString(),
-    cwd,
-  };
-  const lines = [JSON.stringify(header)];
-  let leaf: string | null = null;
-  const append = (entry: Record<string, unknown>): string => {
-    const id = crypto.randomBytes(4).toString('hex');
-    clock += 1000;
-    lines.push(
-      JSON.stringify({ ...entry, id, parentId: leaf, timestamp: new Date(clock).toISOString() }),
+  const writer = piFileWriter(cwd, Date.parse('2026-03-01T09:00:00.000Z'));
+  // Each message is stamped with its entry's time: the writer's clock moves a second an entry.
+  const next = (): number => writer.clock + 1000;
+  const answer = (
+    text: string,
+    call?: { id: string; name: string; args: Record<string, unknown> },
+  ) =>
+    writer.appendMessage(
+      assistantMessage(text, {
+        ...DEMO_MODEL,
+        usage: USAGE,
+        ...(call ? { toolCalls: [call] } : {}),
+        timestamp: next(),
+      }),
     );
-    leaf = id;
-    return id;
-  };
-  const assistant = (content: unknown[], stopReason: string): string =>
-    append({
-      type: 'message',
-      message: {
-        role: 'assistant',
-        content,
-        api: 'openai-completions',
-        provider: 'arbor',
-        model: 'arbor-demo',
-        usage,
-        stopReason,
-        timestamp: clock,
-      },
-    });
   const user = (text: string): string =>
-    append({
-      type: 'message',
-      message: { role: 'user', content: [{ type: 'text', text }], timestamp: clock },
-    });
+    writer.appendMessage(userMessage(text, { timestamp: next() }));
+  const leafAppend = (entry: Record<string, unknown>): string =>
+    writer.append(entry, writer.leafId);
 
-  append({ type: 'model_change', provider: 'arbor', modelId: 'arbor-demo' });
-  if (parts.name) append({ type: 'session_info', name: word });
-  const promptId = user(parts.prompt ? word : 'a short prompt');
-  const answerId = assistant(
-    [{ type: 'text', text: `You said: "${parts.prompt ? word : 'a short prompt'}"` }],
-    'stop',
-  );
-  if (parts.label) append({ type: 'label', targetId: promptId, label: word });
+  leafAppend({ type: 'model_change', provider: 'arbor', modelId: 'arbor-demo' });
+  if (parts.name) leafAppend({ type: 'session_info', name: word });
+  const prompt = parts.prompt ? word : 'a short prompt';
+  const promptId = user(prompt);
+  const answerId = answer(`You said: "${prompt}"`);
+  if (parts.label) leafAppend({ type: 'label', targetId: promptId, label: word });
   if (parts.toolResult) {
     user('/tool read {"path":"long.txt"}');
-    assistant(
-      [{ type: 'toolCall', id: 'call_long', name: 'read', arguments: { path: 'long.txt' } }],
-      'toolUse',
-    );
-    append({
-      type: 'message',
-      message: {
-        role: 'toolResult',
-        toolCallId: 'call_long',
-        toolName: 'read',
-        content: [{ type: 'text', text: word }],
-        isError: false,
-        timestamp: clock,
-      },
-    });
-    assistant([{ type: 'text', text: 'Read the file.' }], 'stop');
+    const call = { id: 'call_long', name: 'read', args: { path: 'long.txt' } };
+    answer('', call);
+    writer.appendMessage(toolResultMessage(call, word, { timestamp: next() }));
+    answer('Read the file.');
   }
-  const dir = sessionDirFor(dataDir, cwd);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, sessionFileName(header.timestamp, sessionId));
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  return { file, sessionId, promptId, answerId, leafId: leaf! };
+  const file = writer.write(sessionDirFor(dataDir, cwd));
+  return { file, sessionId: writer.sessionId, promptId, answerId, leafId: writer.leafId! };
 }

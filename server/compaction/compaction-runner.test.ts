@@ -7,7 +7,7 @@ import { compactionWorkerStats, prepareCompactionInWorker } from './compaction-r
 import { newestFirst } from './session-path.js';
 import { SummaryAbortedError } from './summary-model.js';
 import { longSessionEntries } from './test-support/long-session.js';
-import { randomPiSession } from '../test-support/random-session.js';
+import { randomPiSession } from '../test-support/random-pi-session.js';
 
 /*
  * A compaction job on the worker gives exactly what the same job gives on this thread (the path

@@ -13,7 +13,7 @@ import { convertToLlm } from '../models/convert-to-llm.js';
 import { buildSessionContextFromEntries } from '../store/session-context.js';
 import { loadPiOracle, type PiOracle } from './test-support/pi-oracle.js';
 import { prng } from '../../shared/prng.js';
-import { randomPiSession } from '../test-support/random-session.js';
+import { randomPiSession } from '../test-support/random-pi-session.js';
 import {
   calculateContextTokens,
   estimateContextTokens,

@@ -91,7 +91,7 @@ describe('reading a session file in chunks', () => {
     store.appendMessage(
       assistantMessage('', { toolCalls: [{ id: 'call_1', name: 'read', args: { p: 'big' } }] }),
     );
-    store.appendMessage(toolResultMessage('call_1', big, false));
+    store.appendMessage(toolResultMessage('call_1', big));
     store.appendMessage(assistantMessage('done'));
     const context = store.buildSessionContext();
     store.close();

@@ -2,15 +2,20 @@ import type {
   AssistantMessage,
   BashExecutionMessage,
   CustomMessage,
+  ThinkingContent,
   ToolCall,
   ToolResultMessage,
+  Usage,
+  UserContent,
   UserMessage,
 } from '../../shared/messages.js';
 import { emptyUsage } from '../../shared/messages.js';
 
 /*
- * The message factories of the tests, shaped as pi writes them: for stores, compaction, the hub
- * and the benchmarks alike.
+ * The one message factory of the tests and the benchmarks, shaped as pi writes messages: for
+ * stores, compaction, the hub, session files written by hand and the session generator alike.
+ * Every factory takes the message's `timestamp` when the caller needs fixed times; without it,
+ * messages get the factory's clock.
  */
 
 // Strictly increasing message times a second apart that never run ahead of the clock (entries
@@ -18,25 +23,58 @@ import { emptyUsage } from '../../shared/messages.js';
 let clock = Date.now() - 1_000_000_000;
 const tick = (): number => (clock = Math.min(clock + 1000, Date.now()));
 
-export function userMessage(text: string): UserMessage {
-  return { role: 'user', content: [{ type: 'text', text }], timestamp: tick() };
+/** The demo model as session files name it (its catalog entry). */
+export const DEMO_MODEL = { provider: 'arbor', model: 'arbor-demo' };
+
+/** The usage of an answer in a file written by hand: a token of input and one of output. */
+export const ONE_TOKEN_EACH: Partial<Usage> = { input: 1, output: 1, totalTokens: 2 };
+
+interface Timed {
+  timestamp?: number;
+}
+
+/** A user message; a string becomes one text part unless `plainString` keeps it as pi may store it. */
+export function userMessage(
+  content: UserContent,
+  opts: Timed & { plainString?: boolean } = {},
+): UserMessage {
+  return {
+    role: 'user',
+    content:
+      typeof content === 'string' && !opts.plainString
+        ? [{ type: 'text', text: content }]
+        : content,
+    timestamp: opts.timestamp ?? tick(),
+  };
 }
 
 /** A tool call of an answer: a whole ToolCall, or its id, name and arguments. */
 type CallSpec = ToolCall | { id: string; name: string; args?: Record<string, unknown> };
 
-export function assistantMessage(
-  text: string,
-  opts: {
-    toolCalls?: CallSpec[];
-    stopReason?: AssistantMessage['stopReason'];
-    model?: string;
-    provider?: string;
-    /** The context the model counted (usage.input), as a real context grows; 0 by default. */
-    contextTokens?: number;
-  } = {},
-): AssistantMessage {
+export interface AssistantOptions extends Timed {
+  /** Thinking before the text: its words, or the whole part (with a signature). */
+  thinking?: string | ThinkingContent;
+  toolCalls?: CallSpec[];
+  stopReason?: AssistantMessage['stopReason'];
+  errorMessage?: string;
+  model?: string;
+  provider?: string;
+  /** The context the model counted (usage.input), as a real context grows; 0 by default. */
+  contextTokens?: number;
+  /** Usage figures as a provider reported them, over empty usage (after `contextTokens`). */
+  usage?: Partial<Usage>;
+}
+
+/** An answer: thinking if given, `text` if not empty, then the tool calls. */
+export function assistantMessage(text: string, opts: AssistantOptions = {}): AssistantMessage {
   const content: AssistantMessage['content'] = [];
+  if (opts.thinking !== undefined) {
+    content.push(
+      typeof opts.thinking === 'string'
+        ? { type: 'thinking', thinking: opts.thinking }
+        : opts.thinking,
+    );
+  }
   if (text) content.push({ type: 'text', text });
   for (const call of opts.toolCalls ?? []) {
     content.push(
@@ -45,12 +83,13 @@ export function assistantMessage(
         : { type: 'toolCall', id: call.id, name: call.name, arguments: call.args ?? {} },
     );
   }
-  const usage = emptyUsage();
+  let usage: Usage = emptyUsage();
   if (opts.contextTokens !== undefined) {
     usage.input = opts.contextTokens;
     usage.output = Math.ceil(text.length / 4);
     usage.totalTokens = usage.input + usage.output;
   }
+  if (opts.usage) usage = { ...usage, ...opts.usage };
   return {
     role: 'assistant',
     content,
@@ -59,27 +98,33 @@ export function assistantMessage(
     model: opts.model ?? 'demo-model',
     usage,
     stopReason: opts.stopReason ?? (opts.toolCalls?.length ? 'toolUse' : 'stop'),
-    timestamp: tick(),
+    ...(opts.errorMessage === undefined ? {} : { errorMessage: opts.errorMessage }),
+    timestamp: opts.timestamp ?? tick(),
   };
 }
 
-/** The result of tool call `call` (a ToolCall, or its id: a bash call). */
+/** The result of tool call `call` (a ToolCall, or its id: a bash call); a string is one text part. */
 export function toolResultMessage(
-  call: string | ToolCall,
-  text: string,
-  isError = false,
+  call: string | ToolCall | { id: string; name: string },
+  content: string | ToolResultMessage['content'],
+  opts: Timed & { isError?: boolean } = {},
 ): ToolResultMessage {
   return {
     role: 'toolResult',
     toolCallId: typeof call === 'string' ? call : call.id,
     toolName: typeof call === 'string' ? 'bash' : call.name,
-    content: [{ type: 'text', text }],
-    isError,
-    timestamp: tick(),
+    content: typeof content === 'string' ? [{ type: 'text', text: content }] : content,
+    isError: opts.isError ?? false,
+    timestamp: opts.timestamp ?? tick(),
   };
 }
 
-export function bashMessage(command: string, output: string): BashExecutionMessage {
+/** A `!command` run by the person: exit code 0, whole output, unless `opts` says otherwise. */
+export function bashMessage(
+  command: string,
+  output: string,
+  opts: Timed & Partial<Omit<BashExecutionMessage, 'role' | 'command' | 'output'>> = {},
+): BashExecutionMessage {
   return {
     role: 'bashExecution',
     command,
@@ -87,7 +132,8 @@ export function bashMessage(command: string, output: string): BashExecutionMessa
     exitCode: 0,
     cancelled: false,
     truncated: false,
-    timestamp: tick(),
+    ...opts,
+    timestamp: opts.timestamp ?? tick(),
   };
 }
 

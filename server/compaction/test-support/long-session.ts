@@ -1,92 +1,45 @@
-import type { AgentMessage, AssistantMessage, ToolCall } from '../../../shared/messages.js';
+import type { AgentMessage } from '../../../shared/messages.js';
 import { emptyUsage } from '../../../shared/messages.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CURRENT_SESSION_VERSION, type SessionEntry } from '../../../shared/session-entries.js';
-import { prng } from '../../../shared/prng.js';
+import { codingTurn, sessionText, turnMessages } from '../../test-support/random-session.js';
 import { estimateTokens } from '../token-estimates.js';
 
 /*
- * A long linear session, fast to build: turns of a user request, read/edit calls with their
- * results and an answer, every message a `message` entry on one path. For tests and the bench
- * that need tens of thousands to a million messages; deterministic for a seed.
+ * A long linear session, fast to build: the shared generator's coding turns (a prompt, up to two
+ * tool calls with their results, an answer), every message a `message` entry on one path, with
+ * usage figures that say what a model would have counted. For tests and the bench that need tens
+ * of thousands to a million messages; deterministic for a seed.
  */
-
-const WORDS = 'alpha beta gamma delta file edit read write test build fails src/app.ts'.split(' ');
 
 export interface LongSessionOptions {
   seed?: number;
-  /** Scales every text (1: requests of 40–240 characters, tool output of 100–3,000). */
+  /** Scales every text (1: about 600 characters a message on average). */
   textScale?: number;
 }
 
+/** Brings the generator's turns to this session's size (it was sized before they were shared). */
+const SCALE = 0.4;
+
 export function longSessionMessages(count: number, opts: LongSessionOptions = {}): AgentMessage[] {
-  const rand = prng(opts.seed ?? 1);
-  const scale = opts.textScale ?? 1;
-  const text = (unscaled: number): string => {
-    const chars = unscaled * scale;
-    const words: string[] = [];
-    let length = 0;
-    while (length < chars) {
-      const word = WORDS[Math.floor(rand() * WORDS.length)] ?? 'x';
-      words.push(word);
-      length += word.length + 1;
-    }
-    return words.join(' ');
-  };
-  const messages: AgentMessage[] = [];
   // In the past, so that entries written now (a compaction) are newer than every message.
-  let time = 1_700_000_000_000;
-  // The estimate of everything so far: usage reports say what a model would have counted.
+  const text = sessionText(opts.seed ?? 1, { start: 1_700_000_000_000 });
+  const shape = { tools: [0, 2] as const, scale: SCALE * (opts.textScale ?? 1) };
+  const model = { provider: 'arbor', model: 'arbor-demo' };
+  const messages: AgentMessage[] = [];
+  for (let turn = 1; messages.length < count; turn++) {
+    messages.push(...turnMessages(codingTurn(text, turn, shape), model));
+  }
+  messages.length = count;
+  // The estimate of everything before an answer is the context its model counted.
   let context = 0;
-  const push = (message: AgentMessage): void => {
-    messages.push(message);
-    context += estimateTokens(message);
-  };
-  const assistant = (content: AssistantMessage['content'], toolUse: boolean): AssistantMessage => {
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content,
-      api: 'openai-completions',
-      provider: 'arbor',
-      model: 'arbor-demo',
-      usage: emptyUsage(),
-      stopReason: toolUse ? 'toolUse' : 'stop',
-      timestamp: ++time,
-    };
-    message.usage.input = context;
-    message.usage.output = estimateTokens(message);
-    message.usage.totalTokens = message.usage.input + message.usage.output;
-    return message;
-  };
-  while (messages.length < count) {
-    const turn = messages.length;
-    push({
-      role: 'user',
-      content: [{ type: 'text', text: `request ${turn}: ${text(40 + rand() * 200)}` }],
-      timestamp: ++time,
-    });
-    const tools = Math.floor(rand() * 3);
-    for (let i = 0; i < tools && messages.length < count; i++) {
-      const call: ToolCall = {
-        type: 'toolCall',
-        id: `call_${turn}_${i}`,
-        name: i % 2 === 0 ? 'read' : 'edit',
-        arguments: { path: `src/file-${turn % 500}-${i}.ts` },
-      };
-      push(assistant([{ type: 'text', text: text(20 + rand() * 100) }, call], true));
-      if (messages.length >= count) break;
-      push({
-        role: 'toolResult',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: [{ type: 'text', text: text(rand() < 0.2 ? 3000 : 100 + rand() * 800) }],
-        isError: false,
-        timestamp: ++time,
-      });
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      const output = estimateTokens(message);
+      message.usage = { ...emptyUsage(), input: context, output, totalTokens: context + output };
     }
-    if (messages.length >= count) break;
-    push(assistant([{ type: 'text', text: `done ${turn}: ${text(40 + rand() * 300)}` }], false));
+    context += estimateTokens(message);
   }
   return messages;
 }

@@ -1,8 +1,16 @@
 import { piFileWriter } from './pi-file-writer.js';
+import {
+  assistantMessage,
+  DEMO_MODEL,
+  ONE_TOKEN_EACH,
+  toolResultMessage,
+  userMessage,
+} from '../../test-support/messages.js';
 
 /*
  * Writes a session file as pi writes it (version 3, one line per entry) straight into a
  * workspace's session folder, as a session made by pi in the terminal would be: no owner record.
+ * Answers come from Arbor's demo model, a token of input and one of output each.
  */
 
 export interface PiTurn {
@@ -26,38 +34,15 @@ export function writePiSessionFile(
   const entryIds: string[] = [];
   turns.forEach((turn, i) => {
     const parentIndex = turn.parent ?? i - 1;
-    const parentId = parentIndex >= 0 ? entryIds[parentIndex]! : null;
-    const time = start + (i + 1) * 1000;
+    writer.branch(parentIndex >= 0 ? entryIds[parentIndex]! : null);
+    const timestamp = start + (i + 1) * 1000;
     const message =
       turn.role === 'user'
-        ? { role: 'user', content: [{ type: 'text', text: turn.text }], timestamp: time }
+        ? userMessage(turn.text, { timestamp })
         : turn.role === 'assistant'
-          ? {
-              role: 'assistant',
-              content: [{ type: 'text', text: turn.text }],
-              api: 'openai-completions',
-              provider: 'arbor',
-              model: 'arbor-demo',
-              usage: {
-                input: 1,
-                output: 1,
-                cacheRead: 0,
-                cacheWrite: 0,
-                totalTokens: 2,
-                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-              },
-              stopReason: 'stop',
-              timestamp: time,
-            }
-          : {
-              role: 'toolResult',
-              toolCallId: `call_${i}`,
-              toolName: 'bash',
-              content: [{ type: 'text', text: turn.text }],
-              isError: false,
-              timestamp: time,
-            };
-    entryIds.push(writer.append({ type: 'message', message }, parentId));
+          ? assistantMessage(turn.text, { ...DEMO_MODEL, usage: ONE_TOKEN_EACH, timestamp })
+          : toolResultMessage(`call_${i}`, turn.text, { timestamp });
+    entryIds.push(writer.appendMessage(message));
   });
   return { sessionId: writer.sessionId, file: writer.write(sessionDir), entryIds };
 }
