@@ -182,6 +182,31 @@ describe('indexing message lines without JSON.parse', () => {
       expect(scanMessageLine(line, 0, line.length)?.preview).toBe(makePreview(text));
     }
   });
+
+  it('copies runs of plain text 16 bytes at a time exactly as makePreview reads them', () => {
+    // Spaces single, doubled, leading and trailing at every place of a 16-byte run, texts that
+    // fill the preview to each length around its limit, and a run broken by an escape or é.
+    const head =
+      '{"type":"message","id":"aaaaaaaa","parentId":null,"timestamp":"t","message":{"role":"user","content":';
+    const texts: string[] = [];
+    for (let at = 0; at < 40; at++) {
+      const word = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH'.repeat(3);
+      texts.push(`${word.slice(0, at)} ${word.slice(at)}`);
+      texts.push(`${word.slice(0, at)}  ${word.slice(at)}`);
+      texts.push(`${' '.repeat(at % 3)}${word.slice(0, at)} x${' '.repeat(at % 4)}`);
+      texts.push(`${word.slice(0, at)}\n${word.slice(at)}`);
+      texts.push(`${word.slice(0, at)}é${word.slice(at)}`);
+      texts.push(`${'w '.repeat(at)}${'z'.repeat(100)}`);
+    }
+    for (let n = 60; n <= 100; n++)
+      texts.push('q'.repeat(n), `${'r'.repeat(n - 20)} ${'s'.repeat(19)}`);
+    for (const text of texts) {
+      const line = Buffer.from(`${head}${JSON.stringify(text)},"timestamp":1}}`);
+      expect(scanMessageLine(line, 0, line.length)?.preview, JSON.stringify(text)).toBe(
+        makePreview(text),
+      );
+    }
+  });
 });
 
 describe('hostile lines in the WebAssembly scan', () => {

@@ -82,6 +82,35 @@ export function pushAscii(s: string): void {
   for (let k = 0; k < s.length && !full(); k++) push(<u32>load<u16>(q + ((<usize>k) << 1)));
 }
 
+/**
+ * Adds the 16 bytes at `p` as they are when that is what `push` would do with each: printable
+ * ASCII without quotes or backslashes, spaces only single and between other characters, and room
+ * for all of them (and a pending space) in the preview. False, adding nothing, otherwise.
+ */
+function pushPlainRun(p: usize): bool {
+  const v = v128.load(p);
+  const outside = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.gt_u(v, i8x16.splat(0x7e)));
+  const special = v128.or(
+    i8x16.eq(v, i8x16.splat(<i8>QUOTE)),
+    i8x16.eq(v, i8x16.splat(<i8>BACKSLASH)),
+  );
+  if (v128.any_true(v128.or(outside, special))) return false;
+  const spaces = i8x16.bitmask(i8x16.eq(v, i8x16.splat(0x20)));
+  if ((spaces & (spaces >> 1)) != 0 || (spaces & 0x8001) != 0) return false;
+  const pending: i32 = pendingSpace ? 1 : 0;
+  if (length + pending + 16 > PREVIEW_LENGTH + 1) return false;
+  if (pendingSpace) {
+    pendingSpace = false;
+    store<u16>(out + ((<usize>length) << 1), 0x20);
+    length++;
+  }
+  const at = out + ((<usize>length) << 1);
+  v128.store(at, i16x8.extend_low_i8x16_u(v));
+  v128.store(at + 16, i16x8.extend_high_i8x16_u(v));
+  length += 16;
+  return true;
+}
+
 /** pushJsonString's results besides the closing quote's address. */
 export const STOPPED_FULL: usize = 1;
 export const MALFORMED: usize = 2;
@@ -93,8 +122,16 @@ export const MALFORMED: usize = 2;
  */
 export function pushJsonString(p: usize, end: usize): usize {
   let i = p;
+  let slowUntil: usize = 0;
   while (i < end) {
     if (full()) return STOPPED_FULL;
+    if (i >= slowUntil && i + 16 <= end) {
+      if (pushPlainRun(i)) {
+        i += 16;
+        continue;
+      }
+      slowUntil = i + 16;
+    }
     const c = byteAt(i);
     if (c == QUOTE) return i;
     if (c == BACKSLASH) {
