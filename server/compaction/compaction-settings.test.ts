@@ -61,9 +61,11 @@ describe('compaction settings', () => {
   it('reports a settings path it cannot look at as a settings error naming the file', () => {
     fs.writeFileSync(path.join(workspace, '.arbor'), 'a file where the folder should be');
     expect(() => resolveSummarySettings({ workspace })).toThrow(SummarySettingsError);
-    expect(() => resolveSummarySettings({ workspace })).toThrow(
-      `${path.join(workspace, WORKSPACE_SETTINGS_FILE)}: ENOTDIR`,
-    );
+    // Node 20's stat throws ENOTDIR, Node 22's returns nothing and the read throws it: either way
+    // the message names the file and the reason.
+    const file = path.join(workspace, WORKSPACE_SETTINGS_FILE);
+    expect(() => resolveSummarySettings({ workspace })).toThrow(file);
+    expect(() => resolveSummarySettings({ workspace })).toThrow(/ENOTDIR/);
   });
 
   it('names the file and the field of a bad workspace setting, and never ignores it', () => {
