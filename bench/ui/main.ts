@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
-import { PROTOCOL_VERSION } from '../../shared/protocol.js';
 import { makeTempDirs, startArbor, type ArborServer } from '../../e2e/support/arbor-server.js';
 import { openCdpPage, type CdpPage } from './cdp-page.js';
 import { panGraph, type PanFigure } from './pan.js';
@@ -46,13 +46,28 @@ function variantsFromEnv(spec = process.env.BENCH_UI_VARIANTS ?? 'arbor=.'): Var
   });
 }
 
+/** The protocol version a built checkout speaks (an older one may speak an older protocol). */
+async function protocolVersionOf(root: string): Promise<number> {
+  const built: { PROTOCOL_VERSION?: unknown } = await import(
+    pathToFileURL(path.join(root, 'dist', 'shared', 'protocol.js')).href
+  );
+  if (typeof built.PROTOCOL_VERSION !== 'number')
+    throw new Error(`${root}: its built shared/protocol.js names no PROTOCOL_VERSION`);
+  return built.PROTOCOL_VERSION;
+}
+
 /** Moves the session's leaf back over the protocol, as another client would. */
-async function moveLeaf(baseUrl: string, sessionId: string, targetId: string): Promise<void> {
-  const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/api/ws`, { origin: baseUrl });
+async function moveLeaf(run: Run, targetId: string): Promise<void> {
+  const { server, session, protocolVersion } = run;
+  const { sessionId } = session;
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, {
+    origin: server.url,
+  });
   await new Promise<void>((resolve, reject) => {
     socket.on('error', reject);
+    socket.on('close', (code) => reject(new Error(`the server closed the socket (${code})`)));
     socket.on('open', () => {
-      socket.send(JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION }));
+      socket.send(JSON.stringify({ type: 'hello', protocolVersion }));
       socket.send(JSON.stringify({ type: 'subscribe', id: 's', sessionId }));
       socket.send(JSON.stringify({ type: 'navigate_tree', id: 'n', sessionId, targetId }));
     });
@@ -83,6 +98,7 @@ interface Run {
   variant: Variant;
   base: string;
   server: ArborServer;
+  protocolVersion: number;
   session: GeneratedSession;
   url: string;
   paints: number[];
@@ -91,6 +107,7 @@ interface Run {
 }
 
 async function startRun(variant: Variant): Promise<Run> {
+  const protocolVersion = await protocolVersionOf(variant.root);
   const dirs = makeTempDirs();
   const base = path.dirname(dirs.dataDir);
   const session = generateSession(dirs.dataDir, fs.realpathSync(dirs.workspace), ENTRIES);
@@ -99,7 +116,7 @@ async function startRun(variant: Variant): Promise<Run> {
     throw error;
   });
   const url = `${server.url}/?session=${session.sessionId}${variant.query}`;
-  return { variant, base, server, session, url, paints: [], clicks: [], pans: [] };
+  return { variant, base, server, protocolVersion, session, url, paints: [], clicks: [], pans: [] };
 }
 
 /**
@@ -124,11 +141,11 @@ async function pan(page: CdpPage, run: Run): Promise<PanFigure> {
  * page with the session's leaf put back first, and gives the time the page took.
  */
 async function clickPrompt(page: CdpPage, run: Run): Promise<number> {
-  const { session, server } = run;
+  const { session } = run;
   const target = session.recentPrompts.at(-1);
   if (!target) throw new Error('no prompt in the generated session');
   const selector = `[aria-label="Session tree"] [data-entry-id="${target.id}"]`;
-  if (run.clicks.length > 0) await moveLeaf(server.url, session.sessionId, session.leafId);
+  if (run.clicks.length > 0) await moveLeaf(run, session.leafId);
   await page.navigate(run.url);
   await page.evaluate(
     paintedWith(`[aria-label="Session tree"] [data-entry-id="${session.leafId}"]`),
@@ -163,6 +180,11 @@ async function clickPrompt(page: CdpPage, run: Run): Promise<number> {
   );
 }
 
+/** One line per measurement on stderr, so a long run shows where it is. */
+function progress(run: Run, what: string, ms: number): void {
+  process.stderr.write(`${run.variant.name} ${what} ${ms.toFixed(0)} ms (load ${loadAverage()})\n`);
+}
+
 const loadAverage = (): string => os.loadavg()[0]!.toFixed(1);
 
 async function main(): Promise<void> {
@@ -176,16 +198,27 @@ async function main(): Promise<void> {
     console.log(`session: ${session.entries} entries, ${(size / 1e6).toFixed(1)} MB`);
     console.log(`load average (1 min) at the start: ${loadAverage()}`);
     page = await openCdpPage({ width: 1440, height: 900 });
-    // Each measurement goes to every variant in turn, so that the machine's load falls on all.
+    // Each measurement goes to every variant in turn, so that the machine's load falls on all,
+    // and every other turn in the reverse order, so that no variant always follows the same one.
+    let turn = 0;
+    const inTurn = (): Run[] => (turn++ % 2 === 0 ? runs : [...runs].reverse());
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < LOADS; i++)
-        for (const run of runs) {
+        for (const run of inTurn()) {
           await page.navigate(run.url);
           run.paints.push(await page.evaluate<number>(paintedWith(LEAF)));
+          progress(run, 'load', run.paints.at(-1)!);
         }
       for (let i = 0; i < CLICKS; i++)
-        for (const run of runs) run.clicks.push(await clickPrompt(page, run));
-      for (let i = 0; i < PANS; i++) for (const run of runs) run.pans.push(await pan(page, run));
+        for (const run of inTurn()) {
+          run.clicks.push(await clickPrompt(page, run));
+          progress(run, 'click', run.clicks.at(-1)!);
+        }
+      for (let i = 0; i < PANS; i++)
+        for (const run of inTurn()) {
+          run.pans.push(await pan(page, run));
+          progress(run, 'pan', run.pans.at(-1)!.total);
+        }
     }
     console.log(`load average (1 min) at the end: ${loadAverage()}`);
     for (const run of runs) {
