@@ -74,18 +74,31 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`arbor serve did not answer in time: ${log()}`);
 }
 
-/** `port`: the one a stopped server used, to start it again where its pages look for it. */
+/**
+ * `port`: the one a stopped server used, to start it again where its pages look for it. `root`:
+ * the checkout whose build runs (another worktree's, for a benchmark of an older commit).
+ */
 export async function startArbor(
   dirs: { dataDir: string; workspace: string } = makeTempDirs(),
   env: Record<string, string> = {},
   port?: number,
+  root = ROOT,
 ): Promise<ArborServer> {
   port ??= await freePort();
   let output = '';
   const child = spawn(
     'node',
-    [BIN, 'serve', '--port', String(port), '--data', dirs.dataDir, '--workspace', dirs.workspace],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      path.join(root, 'bin', 'arbor.js'),
+      'serve',
+      '--port',
+      String(port),
+      '--data',
+      dirs.dataDir,
+      '--workspace',
+      dirs.workspace,
+    ],
+    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -21,6 +21,18 @@ const MARGIN = 0.75;
 /** The window before the canvas has a size: this far around the leaf, in flow pixels. */
 const FIRST_REACH = 1600;
 
+/**
+ * `?graph-window=off` in the page's URL hands React Flow the whole graph, leaving only its own
+ * `onlyRenderVisibleElements`: the switch bench/ui compares the two with (decision 091). It is
+ * harmless: the graph drawn is the same, only its work is React Flow's alone.
+ */
+function windowSwitchedOff(): boolean {
+  return (
+    typeof window !== 'undefined' &&
+    new URLSearchParams(window.location.search).get('graph-window') === 'off'
+  );
+}
+
 function viewportRect(state: {
   transform: [number, number, number];
   width: number;
@@ -46,7 +58,8 @@ export function useGraphWindow(
   pinned: readonly (string | null)[],
 ): Set<string> | null {
   const store = useStoreApi();
-  const big = graph.nodes.length > FULL_DRAW_LIMIT;
+  const [switchedOff] = useState(windowSwitchedOff);
+  const big = graph.nodes.length > FULL_DRAW_LIMIT && !switchedOff;
   const [area, setArea] = useState<Rect | null>(null);
 
   useEffect(() => {
