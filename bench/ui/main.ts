@@ -19,7 +19,7 @@ import { generateSession, type GeneratedSession } from './generate-session.js';
  * `BENCH_UI_VARIANTS` compares builds or page switches in one run, each measurement alternating
  * between them: `name=ROOT[?QUERY]` separated by `;`, ROOT a built checkout (another worktree's,
  * `.` for this one) and QUERY added to the page's URL, e.g.
- * `after=.;before=/work/old` or `window=.;rf-alone=.?graph-window=off`.
+ * `after=.;before=/work/old` (a page switch would be `name=.?switch=value`).
  */
 
 const ENTRIES = Number(process.env.BENCH_UI_ENTRIES ?? 10_000);

@@ -30,14 +30,11 @@ function fullPlacement(graph: SessionGraph): Placement {
   return placementOf(input, layoutTree(input), structureKey(input));
 }
 
-/** A placement as text (positions by id, bounds, what its row index finds), for comparing. */
+/** A placement as text (positions by id, bounds), for comparing. */
 function layoutOf(placement: Placement): string {
-  const { x, y, width, height } = placement.bounds;
-  const all = { x0: x - 1, y0: y - 1, x1: x + width + 1, y1: y + height + 1 };
   return JSON.stringify({
     at: [...placement.byId].sort(([a], [b]) => (a < b ? -1 : 1)),
     bounds: placement.bounds,
-    rows: placement.index.query(all),
   });
 }
 

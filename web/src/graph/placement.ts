@@ -1,10 +1,8 @@
 import type { ShapeGrowth } from './grow-graph';
-import { RowIndex } from './row-index';
 import { NODE_HEIGHT, NODE_WIDTH, V_GAP, type LayoutInput, type LayoutResult } from './tree-layout';
 
 /*
- * Where the drawn nodes sit: the tidy-tree layout's positions by node id, a row index over them
- * and their bounds. A placement is either made from a layout run or extended from the previous
+ * Where the drawn nodes sit: the tidy-tree layout's positions by node id and their bounds. A placement is either made from a layout run or extended from the previous
  * one when the shape only grew at its deepest row (see `extendPlacement`).
  */
 
@@ -12,7 +10,6 @@ export interface Placement {
   /** The structure key of the layout input it was computed for; null when extended. */
   key: string | null;
   byId: Map<string, { x: number; y: number }>;
-  index: RowIndex;
   /** The box around every node, in flow coordinates. */
   bounds: { x: number; y: number; width: number; height: number };
 }
@@ -35,7 +32,6 @@ export function placementOf(input: LayoutInput, result: LayoutResult, key: strin
   return {
     key,
     byId,
-    index: new RowIndex(input.ids, result.positions),
     bounds: {
       x: Number.isFinite(minX) ? minX : 0,
       y: 0,
@@ -72,10 +68,6 @@ export function extendPlacement(
   }
   // Updated in place, not copied (milliseconds on a big session): the shorter placement is
   // superseded, and a position for a node it does not draw changes nothing it shows.
-  let { index } = placement;
-  for (const [id, at] of placed) {
-    byId.set(id, at);
-    index = index.withNode(id, at.x, at.y);
-  }
-  return { key: null, byId, index, bounds: { ...placement.bounds, height } };
+  for (const [id, at] of placed) byId.set(id, at);
+  return { key: null, byId, bounds: { ...placement.bounds, height } };
 }

@@ -26,7 +26,6 @@ import { TreeToolbar, type SummaryChoice } from './TreeToolbar';
 import { useSessionGraph } from './use-session-graph';
 import { useGraphLayout } from './use-graph-layout';
 import { useEntryReveal } from './use-entry-reveal';
-import { FULL_DRAW_LIMIT, useGraphWindow } from './use-graph-window';
 import { useLeafFollow } from './use-leaf-follow';
 
 export interface SessionTreeProps {
@@ -41,6 +40,9 @@ export interface SessionTreeProps {
   onPrefetch(entry: TreeNode): void;
   onSetLabel(entryId: string, label: string | undefined): void;
 }
+
+/** Graphs with more drawn nodes than this go without a minimap (it would draw every node). */
+const MINIMAP_LIMIT = 1500;
 
 const NODE_HANDLES: NodeHandle[] = [
   { type: 'target', position: Position.Top, x: NODE_WIDTH / 2, y: 0, width: 1, height: 1 },
@@ -180,9 +182,8 @@ function SessionTreeInner({
 
   const effectiveFocus =
     focusedId && nodeById.has(focusedId) ? focusedId : (graph.leafNodeId ?? graph.roots[0] ?? null);
-  const windowIds = useGraphWindow(graph, placement, [graph.leafNodeId, effectiveFocus]);
 
-  // What React Flow gets depends on the drawn shape, the layout and the window only: a restyled
+  // What React Flow gets depends on the drawn shape and the layout only: a restyled
   // graph has the same items and edges, so the arrays stay the same and React Flow does nothing.
   const latest = useRef(graph);
   latest.current = graph;
@@ -204,19 +205,13 @@ function SessionTreeInner({
       if (!at) return;
       nodes.push(flowNodeOf(node, at));
     };
-    if (windowIds) {
-      for (const node of current.nodes) if (windowIds.has(node.id)) place(node);
-      for (const edge of current.edges)
-        if (windowIds.has(edge.target) && windowIds.has(edge.source))
-          edges.push(flowEdgeOf(cache, edge));
-    } else {
-      for (const node of current.nodes) place(node);
-      for (const edge of current.edges) edges.push(flowEdgeOf(cache, edge));
-    }
+    // React Flow draws only what is in view (`onlyRenderVisibleElements`): it gets every node.
+    for (const node of current.nodes) place(node);
+    for (const edge of current.edges) edges.push(flowEdgeOf(cache, edge));
     return { nodes, edges };
     // `shape` stands for the items and edges of `latest.current` (a restyle keeps them).
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [shape, placement, windowIds]);
+  }, [shape, placement]);
 
   const centerOn = useCallback(
     (nodeId: string | null, animate: boolean) => {
@@ -448,7 +443,7 @@ function SessionTreeInner({
             <Background gap={24} size={1} />
             {/* React Flow's own fit button would fit only the nodes it holds; "Fit all" fits the graph. */}
             <Controls showInteractive={false} showFitView={false} />
-            {graph.nodes.length <= FULL_DRAW_LIMIT ? (
+            {graph.nodes.length <= MINIMAP_LIMIT ? (
               <MiniMap pannable zoomable ariaLabel="Tree overview" nodeClassName={minimapClass} />
             ) : null}
           </ReactFlow>
