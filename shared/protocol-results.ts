@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AgentMessageSchema, ImageContentSchema } from './messages.js';
 import { AgentStateSchema } from './protocol-events.js';
 import { SessionStatsSchema } from './session-stats-schema.js';
-import { WireTreeSchema } from './tree-wire.js';
+import { TreeNodeSchema } from './session-entries.js';
 import { WorkspaceResourcesSchema } from './resources.js';
 
 /*
@@ -31,8 +31,8 @@ export const CommandResultSchemas = {
   get_state: AgentStateSchema,
   /** Read afresh for the answer, as the next request will read them. */
   get_resources: WorkspaceResourcesSchema,
-  /** `tree` is encoded as in the snapshot; `decodeTree` gives the `TreeNode[]`. */
-  get_tree: z.object({ tree: WireTreeSchema, leafId: z.string().nullable() }),
+  /** The skeleton of every entry, as in the snapshot. */
+  get_tree: z.object({ tree: z.array(TreeNodeSchema), leafId: z.string().nullable() }),
   /**
    * Entries in the order asked (each is parsed as a session entry by the client, which marks
    * one that does not read as unavailable); ids that do not exist are listed in `missing`;

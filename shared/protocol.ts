@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { AgentMessageSchema, ImageContentSchema } from './messages.js';
 import { AgentSessionEventSchema, AgentStateSchema } from './protocol-events.js';
 import { PathMessageSchema } from './protocol-results.js';
-import { SessionHeaderSchema, ThinkingLevelSchema, type TreeNode } from './session-entries.js';
-import { WireTreeSchema } from './tree-wire.js';
+import { SessionHeaderSchema, ThinkingLevelSchema, TreeNodeSchema } from './session-entries.js';
 
 export { AgentStateSchema } from './protocol-events.js';
 export {
@@ -20,10 +19,11 @@ export {
 
 /**
  * Bumped on any change a client of the previous version could misread. 2: the tree skeleton of
- * `snapshot` and `get_tree` travels encoded (shared/tree-wire.ts). 3: `message_end` names its
- * entry, the server pushes `state_changed`, and every event and command result has a schema.
+ * `snapshot` and `get_tree` travelled encoded in columns. 3: `message_end` names its entry, the
+ * server pushes `state_changed`, and every event and command result has a schema. 4: the tree is
+ * a plain `TreeNode[]` again, compressed by the WebSocket's per-message deflate (decision 033).
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The WebSocket path on the server. */
 export const WS_PATH = '/api/ws';
@@ -332,8 +332,8 @@ export const SnapshotSchema = z.object({
   seq: z.number().int().min(0),
   header: SessionHeaderSchema,
   sessionName: z.string().optional(),
-  /** The skeleton of every entry, encoded; `decodeTree` gives the `TreeNode[]`. */
-  tree: WireTreeSchema,
+  /** The skeleton of every entry, in file order. */
+  tree: z.array(TreeNodeSchema),
   leafId: z.string().nullable(),
   /**
    * The newest messages of the active path (at most the server's window, 200), root side first.
@@ -421,8 +421,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
 
 export type Welcome = z.infer<typeof WelcomeSchema>;
 export type Snapshot = z.infer<typeof SnapshotSchema>;
-/** A snapshot as a client keeps it once its tree is decoded. */
-export type SessionSnapshot = Omit<Snapshot, 'tree'> & { tree: TreeNode[] };
+/** A snapshot as the page holds it (the frame itself: its tree is a `TreeNode[]`). */
+export type SessionSnapshot = Snapshot;
 export type EventFrame = z.infer<typeof EventFrameSchema>;
 export type ResponseFrame = z.infer<typeof ResponseSchema>;
 export type ResyncRequired = z.infer<typeof ResyncRequiredSchema>;

@@ -8,7 +8,6 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { SessionStore } from '../../server/store/session-store.js';
-import { encodeTree } from '../../shared/tree-wire.js';
 
 const [file] = process.argv.slice(2);
 if (!file) throw new Error('usage: extras.ts FILE');
@@ -33,11 +32,11 @@ function percentile(values: number[], p: number): number {
       JSON.stringify(SessionManager.open(copy).buildSessionContext());
     const store = SessionStore.open(copy);
     const tree = store.getTree();
-    // The skeleton as protocol 1 sent it (a TreeNode[]) and as it travels now (shared/tree-wire.ts).
+    // The skeleton as a snapshot carries it (a TreeNode[] in JSON), and as the WebSocket's
+    // per-message deflate sends it (raw deflate at the server's level 1).
     const skeleton = JSON.stringify(tree);
     const gzipped = zlib.gzipSync(skeleton).length;
-    const wire = JSON.stringify(encodeTree(tree));
-    const wireGzipped = zlib.gzipSync(wire).length;
+    const deflated = zlib.deflateRawSync(skeleton, { level: 1 }).length;
 
     // Leaf moves as a user makes them: back to earlier prompts of the active path (editing and
     // re-running), and between the tips of the branches seen so far. The garbage of the skeleton
@@ -108,8 +107,7 @@ function percentile(values: number[], p: number): number {
         sameContextAsPi: same ? 1 : 0,
         skeletonBytes: Buffer.byteLength(skeleton),
         skeletonGzipBytes: gzipped,
-        wireBytes: Buffer.byteLength(wire),
-        wireGzipBytes: wireGzipped,
+        skeletonDeflatedBytes: deflated,
         leafMoveMedianMs: median(moves),
         leafMoveP99Ms: percentile(moves, 0.99),
         farMoveMedianMs: median(farMoves),

@@ -138,7 +138,6 @@ process.stdout.write(
     `append (2 KB tool result, no fsync): median ${n('appendMedianMs').toFixed(3)} ms, p99 ${n('appendP99Ms').toFixed(3)} ms (goal < 1 ms median)\n` +
     `fsync after 100 appends: median ${n('fsyncMedianMs').toFixed(2)} ms\n` +
     `same context as pi on this file: ${n('sameContextAsPi') === 1 ? 'yes' : 'NO'}\n` +
-    `skeleton of ${n('nodes')} entries on the wire (goal < 2 MB):\n` +
-    `  as TreeNode[] JSON (protocol 1)   ${size(n('skeletonBytes'))}, gzipped ${size(n('skeletonGzipBytes'))}\n` +
-    `  encoded (protocol 2, tree-wire)   ${size(n('wireBytes'))}, gzipped ${size(n('wireGzipBytes'))}\n`,
+    `skeleton of ${n('nodes')} entries as a snapshot carries it (TreeNode[] JSON), goal < 2 MB on the wire:\n` +
+    `  raw ${size(n('skeletonBytes'))}; on the wire (deflate level 1) ${size(n('skeletonDeflatedBytes'))}; gzipped ${size(n('skeletonGzipBytes'))}\n`,
 );

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
-import { decodeTree } from '../../shared/tree-wire.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
@@ -107,7 +106,7 @@ async function expectSnapshotHoldsEveryEntry(file: string, sessionId: string): P
     const snapshot = (await client.seen(
       (m) => m.type === 'snapshot' && m.sessionId === sessionId,
     )) as Snapshot;
-    const tree = decodeTree(snapshot.tree);
+    const tree = snapshot.tree;
     if (typeof tree === 'string') throw new Error(tree);
     expect(tree.map((node) => node.id)).toEqual(ids);
     expect(snapshot.leafId).toBe(ids.at(-1));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TYPES, type CommandType, type Snapshot } from '../../shared/protocol.js';
-import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
+import type { TreeNode } from '../../shared/session-entries.js';
 import {
   startTeamOnSocket,
   type TeamOnSocket,
@@ -53,11 +53,11 @@ async function seed(owner: 'max' | 'ann') {
   const client = clients[owner];
   const sessionId = await client.newSession(server.workspaceId);
   await client.prompt(sessionId, 'seed');
-  const answer = await client.ok<{ tree: WireTree; leafId: string }>({
+  const answer = await client.ok<{ tree: TreeNode[]; leafId: string }>({
     type: 'get_tree',
     sessionId,
   });
-  const tree = decodeTree(answer.tree);
+  const tree = answer.tree;
   if (typeof tree === 'string') throw new Error(tree);
   const leafId = answer.leafId;
   const userEntry = tree.find((node) => node.role === 'user')?.id as string;

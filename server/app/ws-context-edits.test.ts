@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TreeNode } from '../../shared/session-entries.js';
-import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
 import { sessionDirFor } from '../store/session-paths.js';
 import { SessionStore } from '../store/session-store.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
@@ -31,11 +30,11 @@ let clients: Record<Name, WsTestClient>;
 let sessionId: string;
 
 async function tree(): Promise<{ nodes: TreeNode[]; leafId: string }> {
-  const answer = await clients.max.ok<{ tree: WireTree; leafId: string }>({
+  const answer = await clients.max.ok<{ tree: TreeNode[]; leafId: string }>({
     type: 'get_tree',
     sessionId,
   });
-  const nodes = decodeTree(answer.tree);
+  const nodes = answer.tree;
   if (typeof nodes === 'string') throw new Error(nodes);
   return { nodes, leafId: answer.leafId };
 }

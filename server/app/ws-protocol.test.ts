@@ -8,7 +8,7 @@ import {
   type Snapshot,
 } from '../../shared/protocol.js';
 import type { AgentMessage } from '../../shared/messages.js';
-import { decodeTree, type WireTree } from '../../shared/tree-wire.js';
+import type { TreeNode } from '../../shared/session-entries.js';
 import { buildApp } from './build-app.js';
 import { serverPerTest } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
@@ -158,7 +158,7 @@ describe('streaming to several clients', () => {
     expect(snapshot.seq).toBe(a.events(sessionId).at(-1)?.seq);
     // The prompt and tools the session recorded first (pi 1.6), then the exchange.
     expect(snapshot.messages.map((m) => m.message.role)).toEqual(['system', 'user', 'assistant']);
-    const tree = decodeTree(snapshot.tree);
+    const tree = snapshot.tree;
     if (typeof tree === 'string') throw new Error(tree);
     const messages = tree.filter((node) => node.type === 'message');
     expect(messages.map((node) => node.role)).toEqual(['system', 'user', 'assistant']);
@@ -398,8 +398,8 @@ describe('tree commands', () => {
       await a.ok({ type: 'prompt', sessionId, text });
       await done;
     }
-    const answer = await a.ok<{ tree: WireTree }>({ type: 'get_tree', sessionId });
-    const tree = decodeTree(answer.tree);
+    const answer = await a.ok<{ tree: TreeNode[] }>({ type: 'get_tree', sessionId });
+    const tree = answer.tree;
     if (typeof tree === 'string') throw new Error(tree);
     const second = tree.filter((node) => node.role === 'user')[1] as { id: string };
     const result = await a.ok({

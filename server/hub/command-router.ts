@@ -1,6 +1,5 @@
 import { assertNever } from '../../shared/agent-events.js';
 import type { Command, CommandResults, UserSummary } from '../../shared/protocol.js';
-import { encodeTree } from '../../shared/tree-wire.js';
 import { ArborError } from '../errors/error-catalog.js';
 import { accessFor, mayAccess, readsOnly } from '../auth/authorisation.js';
 import type { SessionOwners } from '../auth/session-owners.js';
@@ -170,7 +169,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'get_tree': {
       const live = await target(ctx, command);
-      return { tree: encodeTree(live.agent.view.getTree()), leafId: live.agent.view.getLeafId() };
+      return { tree: live.agent.view.getTree(), leafId: live.agent.view.getLeafId() };
     }
     case 'get_entries': {
       const live = await target(ctx, command);

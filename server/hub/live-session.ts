@@ -1,5 +1,4 @@
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
-import { encodeTree } from '../../shared/tree-wire.js';
 import type {
   EventFrame,
   ModelSummary,
@@ -125,7 +124,7 @@ export class LiveSession {
       seq: this.seq,
       header: store.header,
       ...(name !== undefined ? { sessionName: name } : {}),
-      tree: encodeTree(store.getTree()),
+      tree: store.getTree(),
       leafId: store.getLeafId(),
       ...snapshotMessages(store.getBranch(), SNAPSHOT_MESSAGES, bodyBudgetBytes),
       state: this.agent.getState(),

@@ -2,7 +2,6 @@ import type { AgentMessage, AssistantMessage } from '../../../shared/messages';
 import type { EventFrame, SessionSnapshot, Snapshot } from '../../../shared/protocol';
 import type { AgentSessionEvent } from '../../../shared/agent-events';
 import type { TreeNode } from '../../../shared/session-entries';
-import { encodeTree } from '../../../shared/tree-wire';
 
 export const SESSION_ID = 'sess-1';
 
@@ -49,13 +48,13 @@ export function snapshot(
   };
 }
 
-/** The same snapshot as the server sends it: its tree encoded. */
+/** The same snapshot as the server sends it (the frame). */
 export function snapshotFrame(
   tree: TreeNode[],
   leafId: string | null,
   overrides: Partial<Omit<SessionSnapshot, 'tree'>> = {},
 ): Snapshot {
-  return { ...snapshot(tree, leafId, overrides), tree: encodeTree(tree) };
+  return snapshot(tree, leafId, overrides);
 }
 
 export function frames(events: AgentSessionEvent[], firstSeq = 1): EventFrame[] {
