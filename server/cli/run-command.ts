@@ -6,7 +6,7 @@ import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionFolderFor } from '../store/session-paths.js';
-import { findOnPath } from '../tools/bash-tool.js';
+import { findOnPath } from '../tools/bash-launch.js';
 import { loadConfig } from '../config/load-config.js';
 import { sessionResources } from '../app/session-resources.js';
 import { UserStore } from '../auth/user-store.js';

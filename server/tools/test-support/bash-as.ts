@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BashToolOptions } from '../bash-tool.js';
+import type { BashToolOptions } from '../bash-launch.js';
 
 /*
  * Runs the bash tool in a child process as the server's own user or as `nobody`, as a real

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBashTool, type BashToolOptions } from '../bash-tool.js';
+import type { BashToolOptions } from '../bash-launch.js';
+import { createBashTool } from '../bash-tool.js';
 
 /*
  * Runs one bash tool call in its own process and prints the outcome as one JSON line, so a test
