@@ -60,7 +60,7 @@ test('a connection dropped mid-stream resumes and shows the whole answer once', 
 
   await editor(page).fill(`${LONG_FIRST_LINE}\n/slow 60`);
   await editor(page).press('Enter');
-  const streaming = conversation(page).locator('[aria-busy="true"]');
+  const streaming = conversation(page).locator('[data-role="assistant"][aria-busy="true"]');
   await expect(streaming).toContainText('word3');
 
   offline = true;

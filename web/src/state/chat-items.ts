@@ -47,6 +47,9 @@ export function chatItems(view: SessionView): ChatItem[] {
     if (!isChatEntry(node)) continue;
     const message = view.bodies.get(id);
     if (message?.role === 'custom' && !message.display) continue;
+    // Announced while its message is still streaming: its message_end brings the body, and until
+    // then the streaming item below is that message. Drawn once, not also as a placeholder.
+    if (!message && view.streaming && view.awaitingBody.includes(id)) continue;
     items.push({
       key: id,
       entryId: id,

@@ -73,6 +73,33 @@ describe('sessionReducer', () => {
     expect(view.state.isStreaming).toBe(false);
   });
 
+  it('draws a message once between its entry_appended and its message_end', () => {
+    // The entry is announced just before its message ends: for that moment the streaming item is
+    // its message, so the chat shows it once (not also as a body still loading).
+    const u2 = node({ id: 'u2', role: 'user' }, 'a1');
+    const view = run(opened(), [
+      { type: 'agent_start' },
+      { type: 'message_start', message: userMessage('next') },
+      { type: 'entry_appended', node: u2 },
+    ]);
+    const items = chatItems(view);
+    expect(items.map((i) => [i.entryId, i.role, i.streaming])).toEqual([
+      ['u1', 'user', false],
+      ['a1', 'assistant', false],
+      [null, 'user', true],
+    ]);
+    const ended = run(
+      view,
+      [{ type: 'message_end', message: userMessage('next'), entryId: 'u2' }],
+      4,
+    );
+    expect(chatItems(ended).map((i) => [i.entryId, i.streaming])).toEqual([
+      ['u1', false],
+      ['a1', false],
+      ['u2', false],
+    ]);
+  });
+
   it('pairs each message with the entry it names, whatever the order of roles', () => {
     const t1 = node({ id: 't1', role: 'toolResult' }, 'a1');
     const t2 = node({ id: 't2', role: 'toolResult' }, 't1');
