@@ -48,10 +48,18 @@ test('a viewer reads a session on a page that says it is read-only, without dead
   // What the session uses is still said, as text.
   await expect(viewer.getByTitle('Model', { exact: true })).toHaveText('Arbor demo model');
 
-  // A member's page keeps every control, and no read-only line.
+  // A member's page keeps every control, and no read-only line. It opens the newest session, the
+  // admin's, which a member reads but does not write; their own new session they write.
   const member = await logIn(browser, team.server.url, team.member, errors);
+  await expect(editor(member)).toHaveAttribute(
+    'placeholder',
+    'Read only: you can view this session but not write to it.',
+  );
+  await expect(member.getByRole('note')).toHaveCount(0);
+  await member.getByRole('button', { name: 'New session' }).click();
+  await expect.poll(() => member.url()).not.toBe(sessionUrl);
   await expect(editor(member)).toBeEnabled();
-  await expect(member.getByRole('button', { name: 'New session' })).toBeEnabled();
+  await expect(editor(member)).not.toHaveAttribute('placeholder', /Read only/);
   await expect(member.getByRole('combobox', { name: 'Model' })).toBeVisible();
   await expect(member.getByRole('note')).toHaveCount(0);
 
