@@ -1,7 +1,14 @@
 import { test as base, type Page } from '@playwright/test';
 import { addUser, makeTempDirs, type ArborServer } from './support/arbor-server.js';
 import { expect, serveDuring, submitToken, test } from './support/fixtures.js';
-import { chatMessages, editor, openArbor, sendPrompt, treeNodes } from './support/page-helpers.js';
+import {
+  chatMessages,
+  editor,
+  openArbor,
+  sendPrompt,
+  startNewSession,
+  treeNodes,
+} from './support/page-helpers.js';
 import { writePiSession } from './support/pi-session-file.js';
 
 function sidebar(page: Page) {
@@ -31,8 +38,7 @@ test('deleting the open session shows only the notice; Undo opens it again, whol
 }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'apples');
-  await page.getByRole('button', { name: 'New session' }).click();
-  await expect(chatMessages(page)).toHaveCount(0);
+  await startNewSession(page);
   await sendPrompt(page, 'pears');
   const pears = openSessionId(page);
   const nodesBefore = await treeNodes(page).count();
@@ -65,7 +71,7 @@ test('a title without spaces leaves Undo and × on screen, next to the message',
   const word = 'W'.repeat(300);
   await sendPrompt(page, word);
   await sendPrompt(page, 'second');
-  await page.getByRole('button', { name: 'New session' }).click();
+  await startNewSession(page);
   await sendPrompt(page, 'keep me');
 
   await sidebar(page)
@@ -115,7 +121,7 @@ team(
     await page.goto(server.url);
     await submitToken(page, member);
     await expect(sessionRow(page, pi.sessionId)).toBeVisible();
-    await page.getByRole('button', { name: 'New session' }).click();
+    await startNewSession(page);
     await sendPrompt(page, 'mine');
     const mine = openSessionId(page);
 

@@ -1,6 +1,12 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.js';
-import { chatMessages, editor, openArbor, sendPrompt } from './support/page-helpers.js';
+import {
+  chatMessages,
+  editor,
+  openArbor,
+  sendPrompt,
+  startNewSession,
+} from './support/page-helpers.js';
 
 function sessionRows(page: Page) {
   return page.getByRole('navigation', { name: 'Sessions' }).locator('[data-session-id]');
@@ -44,8 +50,7 @@ test('fork and clone open new sessions listed under the one they came from', asy
 test('new, rename, search and delete to trash', async ({ page, arbor }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'apples');
-  await page.getByRole('button', { name: 'New session' }).click();
-  await expect(chatMessages(page)).toHaveCount(0);
+  await startNewSession(page);
   await sendPrompt(page, 'pears');
   await expect(sessionRows(page)).toHaveCount(2);
 

@@ -44,6 +44,17 @@ export async function openArbor(page: Page, url: string): Promise<void> {
   await expect(page.locator('.connection')).toHaveText('');
 }
 
+/**
+ * Clicks "New session" and waits until the page shows it: another session in the URL and an
+ * empty chat (what the previous session showed no longer counts, e.g. for `sendPrompt`).
+ */
+export async function startNewSession(page: Page): Promise<void> {
+  const before = page.url();
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect.poll(() => page.url()).not.toBe(before);
+  await expect(chatMessages(page)).toHaveCount(0);
+}
+
 /** Types a prompt, sends it with Enter, and waits until the run is over. */
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   const before = await chatMessages(page, 'assistant').count();
