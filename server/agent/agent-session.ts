@@ -17,11 +17,8 @@ import { BackgroundSync } from './background-sync.js';
 import { compactWithEvents, type CompactionOutcome } from './compaction-run.js';
 import { EventListeners } from './event-listeners.js';
 import { runShellCommand, shellRunner } from './shell-command.js';
-import {
-  createCompleteFn,
-  runContextSteps,
-  type CompactionContext,
-} from '../compaction/context-transforms.js';
+import { createCompleteFn, type CompactionContext } from '../compaction/context-transforms.js';
+import { loopConfig } from './loop-config.js';
 import { applyNavigation, branchSummaryOptions, resolveNavigation } from './navigation.js';
 import { recoverFromOverflow } from './overflow-recovery.js';
 import { RunRecorder } from './run-recorder.js';
@@ -401,38 +398,23 @@ export class AgentSession {
   }
 
   private loopConfig(): AgentLoopConfig {
-    return {
-      getModel: () => this.model,
-      getApiKey: (model) => this.catalog.apiKeyFor(model.id),
-      getThinkingLevel: () => this.thinkingLevel,
-      systemSections: this.deps.systemSections,
-      tools: this.deps.tools,
-      streamFn: this.deps.streamFn,
-      transforms:
-        this.deps.contextSteps.length > 0
-          ? [
-              (messages, { signal, model }) =>
-                runContextSteps(this.deps.contextSteps, messages, {
-                  signal,
-                  model,
-                  store: this.store,
-                  compact: async (reason) => {
-                    const outcome = await this.runCompaction(reason, undefined, false);
-                    return outcome.ok ? this.messages : undefined;
-                  },
-                }),
-            ]
-          : [],
-      getSteeringMessages: () => this.queues.take('steering'),
-      getFollowUpMessages: () => this.queues.take('followUp'),
-      retry: this.deps.retry,
+    return loopConfig(this.deps, {
+      store: this.store,
+      model: () => this.model,
+      apiKeyFor: (model) => this.catalog.apiKeyFor(model.id),
+      thinkingLevel: () => this.thinkingLevel,
+      compact: async (reason) => {
+        const outcome = await this.runCompaction(reason, undefined, false);
+        return outcome.ok ? this.messages : undefined;
+      },
+      takeQueued: (kind) => this.queues.take(kind),
       onRetryScheduled: (failed) => {
         if (!this.recorder.omit(failed)) this.controller?.abort();
       },
       onStreaming: (read) => {
         this.streaming = read;
       },
-    };
+    });
   }
 
   private onAgentEvent(event: AgentEvent): void {
