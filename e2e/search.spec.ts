@@ -7,6 +7,7 @@ import {
   leafNode,
   openArbor,
   sendPrompt,
+  startNewSession,
   sessionTree,
 } from './support/page-helpers.js';
 import { writePiSession } from './support/pi-session-file.js';
@@ -34,9 +35,7 @@ test('search finds a word in a later prompt and opens the session at that entry,
 
   await openArbor(page, arbor.url);
   await expect(page).toHaveURL(new RegExp(`session=${older.sessionId}`));
-  await page.getByRole('button', { name: 'New session' }).click();
-  await expect(page).not.toHaveURL(new RegExp(`session=${older.sessionId}`));
-  await expect(chatMessages(page)).toHaveCount(0);
+  await startNewSession(page);
   await sendPrompt(page, 'a newer session about something else');
   const search = page.getByRole('searchbox', { name: 'Search sessions' });
   await expect(search).toHaveAttribute('placeholder', 'Search all messages');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { ArborSocket, CommandError, type SessionFrame, type SocketStatus } from './arbor-socket';
-import { snapshotFrame } from '../test-support/snapshot-builder';
+import { snapshot } from '../test-support/snapshot-builder';
 import { randomTree } from '../test-support/tree-builder';
 import { PROTOCOL_VERSION } from '../../../shared/protocol';
 
@@ -178,7 +178,7 @@ describe('ArborSocket', () => {
       if (frame.type !== 'subscribe') return;
       subscribes++;
       const seq = subscribes === 1 ? 3 : 7;
-      ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq }));
+      ws.send(JSON.stringify({ ...snapshot([], null), sessionId: 'sess-1', seq }));
       ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq } }));
       if (subscribes > 1) return;
       // A message_end whose message has no role, then the same again, then a good event.
@@ -222,7 +222,7 @@ describe('ArborSocket', () => {
   it('reconnects after a drop and resumes each session from the last seq it delivered', async () => {
     peer = await startPeer((ws, frame) => {
       if (frame.type === 'subscribe') {
-        ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 3 }));
+        ws.send(JSON.stringify({ ...snapshot([], null), sessionId: 'sess-1', seq: 3 }));
         ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 3 } }));
         ws.send(
           JSON.stringify({
@@ -262,7 +262,7 @@ describe('ArborSocket', () => {
   it('after the server stops (1001), stays reconnecting until a server is back, then resumes the session', async () => {
     const subscribeAnswer = (ws: WebSocket, frame: Record<string, unknown>): void => {
       if (frame.type !== 'subscribe') return;
-      ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 7 }));
+      ws.send(JSON.stringify({ ...snapshot([], null), sessionId: 'sess-1', seq: 7 }));
       ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 7 } }));
     };
     peer = await startPeer(subscribeAnswer);
@@ -288,7 +288,7 @@ describe('ArborSocket', () => {
     peer = await startPeer((ws, frame) => {
       // The server resubscribes what the hello names and sends its snapshot.
       if (frame.type === 'hello' && frame.resume)
-        ws.send(JSON.stringify({ ...snapshotFrame([], null), sessionId: 'sess-1', seq: 9 }));
+        ws.send(JSON.stringify({ ...snapshot([], null), sessionId: 'sess-1', seq: 9 }));
       if (frame.type === 'ping')
         ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { time: 1 } }));
     }, port);
@@ -305,10 +305,10 @@ describe('ArborSocket', () => {
     const tree = randomTree(4, 120);
     peer = await startPeer((ws, frame) => {
       if (frame.type !== 'subscribe') return;
-      const frame1 = snapshotFrame(tree, null);
+      const frame1 = snapshot(tree, null);
       const broken = { ...frame1, seq: 1, tree: [...frame1.tree, { id: 'x', preview: 3 }] };
       ws.send(JSON.stringify(broken));
-      ws.send(JSON.stringify({ ...snapshotFrame(tree, null), seq: 2 }));
+      ws.send(JSON.stringify({ ...snapshot(tree, null), seq: 2 }));
       ws.send(JSON.stringify({ type: 'response', id: frame.id, ok: true, data: { seq: 2 } }));
     });
     const s = client(peer.url);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseSnapshot } from './snapshot-check';
-import { snapshot, snapshotFrame } from '../test-support/snapshot-builder';
+import { snapshot } from '../test-support/snapshot-builder';
 import { randomTree } from '../test-support/tree-builder';
 
 /** A frame as it arrives: the server's snapshot through JSON. */
 function received(tree = randomTree(3, 200)): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(snapshotFrame(tree, null))) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(snapshot(tree, null))) as Record<string, unknown>;
 }
 
 describe('parseSnapshot', () => {

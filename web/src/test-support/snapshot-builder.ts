@@ -1,5 +1,5 @@
 import type { AgentMessage, AssistantMessage } from '../../../shared/messages';
-import type { EventFrame, SessionSnapshot, Snapshot } from '../../../shared/protocol';
+import type { EventFrame, SessionSnapshot } from '../../../shared/protocol';
 import type { AgentSessionEvent } from '../../../shared/agent-events';
 import type { TreeNode } from '../../../shared/session-entries';
 
@@ -46,15 +46,6 @@ export function snapshot(
     runningTools: [],
     ...overrides,
   };
-}
-
-/** The same snapshot as the server sends it (the frame). */
-export function snapshotFrame(
-  tree: TreeNode[],
-  leafId: string | null,
-  overrides: Partial<Omit<SessionSnapshot, 'tree'>> = {},
-): Snapshot {
-  return snapshot(tree, leafId, overrides);
 }
 
 export function frames(events: AgentSessionEvent[], firstSeq = 1): EventFrame[] {
