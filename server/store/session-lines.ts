@@ -1,9 +1,9 @@
 import {
-  SessionEntrySchema,
   SessionHeaderSchema,
   type SessionEntry,
   type SessionHeader,
 } from '../../shared/session-entries.js';
+import { isSessionEntry } from './entry-check.js';
 
 /*
  * One line of a session file, parsed. The objects handed out are the ones JSON.parse produced
@@ -54,8 +54,7 @@ export function classifyValue(value: unknown): ParsedLine {
   const envelope = envelopeOf(record);
   if (!envelope) return { kind: 'bad', reason: 'missing type, id, parentId or timestamp', value };
   const read = withEmptyContent(record);
-  const entry = SessionEntrySchema.safeParse(read);
-  if (entry.success) return { kind: 'entry', entry: read as SessionEntry };
+  if (isSessionEntry(read)) return { kind: 'entry', entry: read as SessionEntry };
   const known = SESSION_ENTRY_TYPES.has(envelope.type);
   return {
     kind: 'foreign',
