@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scanMessageLine } from './fast-scan.js';
 import { nodeOfEntry } from './tree-node.js';
 import { SessionStore } from './session-store.js';
@@ -11,14 +11,14 @@ import type { SessionEntry } from '../../shared/session-entries.js';
 const tempDir = useTempDirs();
 
 /** Every line of `file` the scanner accepts must give the node a full parse gives. */
-function expectScanEqualsParse(file: string): number {
+function expectScanEqualsParse(file: string, scan = scanMessageLine): number {
   const bytes = fs.readFileSync(file);
   let start = bytes.indexOf(0x0a) + 1;
   let scanned = 0;
   while (start < bytes.length) {
     const newline = bytes.indexOf(0x0a, start);
     const end = newline === -1 ? bytes.length : newline;
-    const node = scanMessageLine(bytes, start, end);
+    const node = scan(bytes, start, end);
     if (node) {
       const entry = JSON.parse(bytes.toString('utf8', start, end)) as SessionEntry;
       expect(node).toEqual(nodeOfEntry(entry));
@@ -44,6 +44,25 @@ describe('indexing message lines without JSON.parse', () => {
     randomSession(store, 11, 200);
     store.close();
     expect(expectScanEqualsParse(store.file!)).toBeGreaterThan(100);
+  });
+
+  it('gives the same skeleton where Node has no latin1Slice (Buffer#toString instead)', async () => {
+    const store = SessionStore.create({ cwd: '/w', sessionDir: tempDir() });
+    randomSession(store, 12, 80);
+    store.close();
+    const proto = Buffer.prototype as Buffer & { latin1Slice?: unknown };
+    const latin1Slice = proto.latin1Slice;
+    // The module decides when it loads; `toString` itself needs latin1Slice back afterwards.
+    let fresh: { scanMessageLine: typeof scanMessageLine };
+    try {
+      delete proto.latin1Slice;
+      vi.resetModules();
+      fresh = await import('./fast-scan.js');
+    } finally {
+      proto.latin1Slice = latin1Slice;
+      vi.resetModules();
+    }
+    expect(expectScanEqualsParse(store.file!, fresh.scanMessageLine)).toBeGreaterThan(50);
   });
 
   it('handles escapes, multi-byte characters, long texts and tool-only answers', () => {
