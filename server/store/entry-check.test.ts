@@ -28,7 +28,11 @@ function linesOf(file: string): unknown[] {
     .filter((value) => (value as { type?: unknown }).type !== 'session');
 }
 
+let sampled: unknown[] | undefined;
+
+/** Every entry of pi's fixtures and of one random session Arbor writes (read once per file run). */
 function sampleEntries(): unknown[] {
+  if (sampled) return sampled;
   const files = [
     ...fs.readdirSync(PI_FIXTURES).map((name) => path.join(PI_FIXTURES, name)),
     ...fs.readdirSync(PI16_FIXTURES).map((name) => path.join(PI16_FIXTURES, name)),
@@ -37,11 +41,14 @@ function sampleEntries(): unknown[] {
   randomSession(store, 7, 150);
   files.push(store.file!);
   store.close();
-  return files.flatMap(linesOf);
+  sampled = files.flatMap(linesOf);
+  return sampled;
 }
 
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
 /** Values of every JSON kind (and a few shapes the schema looks for) to put in a key's place. */
-const REPLACEMENTS: unknown[] = [
+const REPLACEMENTS: Json[] = [
   null,
   0,
   -1.5,
@@ -54,8 +61,6 @@ const REPLACEMENTS: unknown[] = [
   [{ type: 'text' }],
   { type: 'text', text: 1 },
 ];
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Copies of `value` with one change each: a key removed or a value replaced, at any depth. */
 function* mutations(value: Json, depth = 0): Generator<Json> {
@@ -76,7 +81,7 @@ function* mutations(value: Json, depth = 0): Generator<Json> {
       return object;
     };
     yield copy(undefined);
-    for (const replacement of REPLACEMENTS) yield copy(replacement as Json);
+    for (const replacement of REPLACEMENTS) yield copy(replacement);
     for (const inner of mutations(child, depth + 1)) yield copy(inner);
   }
 }
