@@ -7,6 +7,8 @@ export default defineConfig({
   // slow: assertions wait up to 15 s before failing.
   expect: { timeout: 15_000 },
   workers: 1,
+  // A focused test left in a commit would silently skip the rest of the suite.
+  forbidOnly: true,
   reporter: [['list']],
   use: {
     launchOptions: {

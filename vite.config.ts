@@ -34,6 +34,8 @@ export default defineConfig({
       'web/**/*.test.{ts,tsx}',
       'bin/**/*.test.ts',
     ],
+    // A focused test (`.only`) left in a commit would silently skip the rest of the suite.
+    allowOnly: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
