@@ -1,17 +1,8 @@
 // Arbor's floors, written as import rules (docs/architecture.md draws them). `npm run check:deps`
 // fails on any file-level circle, any circle between folders, and any import that climbs a floor.
 //
-// From the bottom up:
-//   shared/                      what server and page both speak; imports neither
-//   server/runtime, server/errors  process helpers and the one error catalog
-//   server/config                settings and folders
-//   server/store                 session files; knows nothing of agents, sockets or models
-//   server/models                the model layer and its stream contract
-//   server/tools, server/compaction   what an agent uses, each knowing only models and store
-//   server/agent                 the agent session: loop, queues, navigation
-//   server/hub                   live sessions and their clients; reaches a session only through it
-//   server/app, server/cli       the Fastify app and the command line; the composition roots
-//   web/                         the page; speaks to the server only through shared/
+// Every folder of server/ has a rule: the server folders it may import (shared/ is open to all).
+// `serverFloors` below lists them from the bottom up; docs/architecture.md draws the same picture.
 
 /** Folders a layer must not import, each rule named for the floor it keeps clean. */
 function notFrom(name, from, to, comment) {
@@ -25,6 +16,98 @@ function notFrom(name, from, to, comment) {
 }
 
 const server = (...folders) => `^server/(${folders.join('|')})/`;
+
+/** What each server folder may import of server/ (besides itself), from the bottom up. */
+const serverFloors = {
+  runtime: [[], 'Process helpers: workers, identities. They know nothing of Arbor.'],
+  errors: [[], 'The one error catalog sits at the bottom so every floor can throw from it.'],
+  store: [['runtime', 'errors'], 'Session files; nothing of agents, models, sockets or settings.'],
+  config: [['store', 'runtime', 'errors'], 'Settings, folders and the id-to-file locator.'],
+  auth: [['config', 'runtime', 'errors'], 'Users, tokens and logins, kept in the data folder.'],
+  models: [['config', 'runtime', 'errors'], 'The catalog and the stream contract the agent uses.'],
+  resources: [
+    ['config', 'runtime', 'errors'],
+    'Context files, skills and templates of a workspace.',
+  ],
+  export: [['store', 'runtime', 'errors'], 'A session as a page or a file, read from the store.'],
+  search: [['store', 'runtime', 'errors'], 'Text search over session files.'],
+  'demo-model': [['models', 'runtime', 'errors'], 'A stand-in for a remote model server.'],
+  tools: [
+    ['models', 'config', 'runtime', 'errors'],
+    'A tool is handed to the agent; it sees the workspace, not the store.',
+  ],
+  compaction: [
+    ['models', 'store', 'config', 'runtime', 'errors'],
+    'Summaries and cut points; the agent calls it.',
+  ],
+  agent: [
+    ['compaction', 'tools', 'models', 'resources', 'store', 'config', 'runtime', 'errors'],
+    'The agent session knows nothing of sockets, routes or clients.',
+  ],
+  hub: [
+    ['agent', 'auth', 'models', 'store', 'config', 'runtime', 'errors'],
+    'Live sessions and their clients, wired by the app.',
+  ],
+  app: [
+    [
+      'hub',
+      'agent',
+      'compaction',
+      'tools',
+      'models',
+      'resources',
+      'export',
+      'search',
+      'demo-model',
+      'auth',
+      'store',
+      'config',
+      'runtime',
+      'errors',
+    ],
+    'The Fastify app composes every floor below it; the command line is above it.',
+  ],
+  cli: [
+    [
+      'app',
+      'hub',
+      'agent',
+      'compaction',
+      'tools',
+      'models',
+      'resources',
+      'export',
+      'search',
+      'demo-model',
+      'auth',
+      'store',
+      'config',
+      'runtime',
+      'errors',
+    ],
+    'The command line, at the top.',
+  ],
+};
+
+const serverFloorRules = Object.entries(serverFloors).map(([folder, [allowed, comment]]) => ({
+  name: `server-${folder}-floor`,
+  comment,
+  severity: 'error',
+  from: { path: server(folder), pathNot: '\\.test\\.tsx?$|/test-support/' },
+  to: { path: '^server/', pathNot: server(folder, ...allowed) },
+}));
+
+/** A server folder that has no floor yet fails the check, so a new folder gets its rule. */
+serverFloorRules.push({
+  name: 'server-folder-has-a-floor',
+  comment: 'Every server folder is placed on a floor in serverFloors (.dependency-cruiser.cjs).',
+  severity: 'error',
+  from: {},
+  to: {
+    path: '^server/',
+    pathNot: `${server(...Object.keys(serverFloors), 'test-support')}|^server/[^/]+\\.ts$`,
+  },
+});
 
 module.exports = {
   forbidden: [
@@ -76,72 +159,7 @@ module.exports = {
         'reach it through hooks (use-socket-connection.ts, use-open-session.ts, use-*-commands.ts).',
     ),
     notFrom('server-not-from-web', '^server/', '^web/', 'The server does not run page code.'),
-    notFrom(
-      'errors-at-the-bottom',
-      server('errors', 'runtime'),
-      server(
-        'config',
-        'store',
-        'models',
-        'tools',
-        'compaction',
-        'agent',
-        'hub',
-        'app',
-        'cli',
-        'auth',
-        'search',
-        'demo-model',
-      ),
-      'The error catalog and process helpers sit at the bottom so every floor can use them.',
-    ),
-    notFrom(
-      'store-knows-no-agent',
-      server('store'),
-      server(
-        'models',
-        'tools',
-        'compaction',
-        'agent',
-        'hub',
-        'app',
-        'cli',
-        'auth',
-        'search',
-        'demo-model',
-      ),
-      'The store knows files; agents, models, sockets and routes live above it.',
-    ),
-    notFrom(
-      'models-below-the-agent',
-      server('models'),
-      server('tools', 'compaction', 'agent', 'hub', 'app', 'cli', 'demo-model', 'search'),
-      'The model layer owns its stream contract; the agent imports it, never the other way.',
-    ),
-    notFrom(
-      'tools-below-the-agent',
-      server('tools'),
-      server('compaction', 'agent', 'hub', 'app', 'cli', 'demo-model', 'search'),
-      'A tool is handed to the agent; it does not know the agent.',
-    ),
-    notFrom(
-      'compaction-below-the-agent',
-      server('compaction'),
-      server('tools', 'agent', 'hub', 'app', 'cli', 'demo-model', 'search'),
-      'Compaction reads entries and calls a model; the agent calls compaction.',
-    ),
-    notFrom(
-      'agent-below-the-hub',
-      server('agent'),
-      server('hub', 'app', 'cli', 'demo-model', 'search'),
-      'The agent session knows nothing of sockets, routes or clients.',
-    ),
-    notFrom(
-      'hub-below-the-app',
-      server('hub'),
-      server('app', 'cli', 'demo-model'),
-      'The hub is wired by the app; it does not reach back into routes.',
-    ),
+    ...serverFloorRules,
     {
       name: 'hub-reaches-sessions-through-the-agent',
       comment:
@@ -154,12 +172,6 @@ module.exports = {
         dependencyTypesNot: ['type-only'],
       },
     },
-    notFrom(
-      'demo-model-stands-alone',
-      server('demo-model'),
-      server('tools', 'compaction', 'agent', 'hub', 'app', 'cli', 'store', 'search'),
-      'The demo model is a stand-in for a remote model server: it knows only the id the catalog lists.',
-    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -26,6 +26,7 @@ function mount(args: string[], what: string): void {
     throw new Error(
       `small-disk: ${what} was refused (${stderr || (error as Error).message}); ` +
         'these tests need root with CAP_SYS_ADMIN to mount a real file system',
+      { cause: error },
     );
   }
 }
