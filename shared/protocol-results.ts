@@ -53,8 +53,10 @@ export const CommandResultSchemas = {
     messages: z.array(PathMessageSchema),
     omittedMessages: z.number().int().min(0),
   }),
+  /** `editorText` and `editorImages`: the clicked prompt, back in the editor to edit and run again. */
   navigate_tree: z.object({
     editorText: z.string().optional(),
+    editorImages: z.array(ImageContentSchema).optional(),
     cancelled: z.boolean(),
   }),
   /** The new session (the client subscribes to it to open it); `editorText` is the forked prompt. */

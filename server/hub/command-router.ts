@@ -200,6 +200,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       return {
         cancelled: result.cancelled,
         ...(result.editorText !== undefined ? { editorText: result.editorText } : {}),
+        ...(result.editorImages !== undefined ? { editorImages: result.editorImages } : {}),
       };
     }
     case 'fork': {

@@ -93,6 +93,7 @@ export function useTreeNavigation({
           }
           const text = result.editorText ?? '';
           if (!filled || filled.text !== text) setEditorText(text);
+          if (!filled) setImages(result.editorImages ?? []);
           forkCandidate.current = { entryId: entry.id, leafId: outcome.newLeafId };
         })
         .catch((error: unknown) => {
