@@ -1,9 +1,10 @@
+import { CodedError } from '../errors/coded-error.js';
 /*
  * Errors compaction reports to the session and, through it, to the user.
  */
 
 /** Thrown by the threshold check to stop a turn that compaction cannot help. */
-export class CompactionLoopError extends Error {
+export class CompactionLoopError extends CodedError {
   readonly code = 'compaction_freed_no_room';
   constructor(
     readonly tokensBefore: number,

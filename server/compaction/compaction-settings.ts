@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from './token-estimates.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Compaction settings, layered like pi's (global, then project): Arbor's built-in defaults, the
@@ -49,7 +50,7 @@ export type SummarySettingsPatch = z.infer<typeof SummarySettingsPatchSchema>;
 /** Where a workspace keeps its own settings. */
 export const WORKSPACE_SETTINGS_FILE = path.join('.arbor', 'settings.json');
 
-export class SummarySettingsError extends Error {
+export class SummarySettingsError extends CodedError {
   readonly code = 'invalid_settings';
   constructor(message: string) {
     super(message);

@@ -5,6 +5,7 @@ import {
   userMessageText,
 } from './serialize-conversation.js';
 import { omittedNotice, summaryPromptText } from './summary-prompts.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * A summary request must fit the model that answers it, or the compaction meant to rescue a long
@@ -40,7 +41,7 @@ export interface FittedSummaryRequest {
   omittedMessages: number;
 }
 
-export class SummaryRequestTooLargeError extends Error {
+export class SummaryRequestTooLargeError extends CodedError {
   readonly code = 'summary_request_too_large';
   constructor(
     readonly neededTokens: number,

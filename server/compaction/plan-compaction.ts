@@ -2,6 +2,7 @@ import type { CompactionReason } from '../../shared/agent-events.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { prepareCompaction, type CompactionPreparation } from './prepare-compaction.js';
 import type { CompactionSettings } from './token-estimates.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Which plan a compaction follows, or why there is none. Pure: it runs on the compaction worker
@@ -9,7 +10,7 @@ import type { CompactionSettings } from './token-estimates.js';
  */
 
 /** Refusals a user can act on: "Already compacted", "Nothing to compact (session too small)". */
-export class CompactionRefusedError extends Error {
+export class CompactionRefusedError extends CodedError {
   readonly code = 'nothing_to_compact';
   constructor(message: string) {
     super(message);

@@ -1,6 +1,7 @@
 import type { AssistantMessage } from '../../shared/messages.js';
 import { contentText } from '../../shared/messages.js';
 import type { CompleteFn, CompletionRequest } from './context-transforms.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * The narrow view of a model that summaries need: its window, how much it may answer, and one
@@ -13,7 +14,7 @@ export interface SummaryModelInfo {
   reasoning: boolean;
 }
 
-export class SummaryAbortedError extends Error {
+export class SummaryAbortedError extends CodedError {
   readonly code = 'compaction_aborted';
   constructor(message = 'Compaction cancelled') {
     super(message);

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode } from '../../shared/protocol.js';
+import { CodedError, PART_ERROR_CODES } from './coded-error.js';
 import { STORAGE_MESSAGES, storageProblem } from './storage-errors.js';
 
 /*
@@ -40,22 +41,6 @@ export class ArborError extends Error {
   }
 }
 
-/** Codes that errors of other parts carry (`error.code`), as the protocol names them. */
-const FOREIGN_CODES: Record<string, ErrorCode> = {
-  session_busy: 'session_busy',
-  unknown_model: 'invalid_argument',
-  invalid_request: 'invalid_argument',
-  session_locked: 'conflict',
-  session_changed: 'conflict',
-  not_supported: 'unavailable',
-  nothing_to_compact: 'invalid_argument',
-  compaction_aborted: 'conflict',
-  compaction_freed_no_room: 'conflict',
-  entry_not_found: 'not_found',
-  // A workspace folder swapped for a link since the server started (workspace-path.ts).
-  outside_workspace: 'conflict',
-};
-
 /**
  * `disk_full` or `read_only` with the catalog's message when `error` is a failed write for want of
  * space or permission (Node's own message names paths, so it is not passed on); else undefined.
@@ -74,25 +59,26 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ArborError) return { code: error.code, message: error.message };
   const storage = storageErrorBody(error);
   if (storage) return storage;
-  const foreign = (error as { code?: unknown } | null)?.code;
-  const code =
-    typeof foreign === 'string' && Object.hasOwn(FOREIGN_CODES, foreign)
-      ? FOREIGN_CODES[foreign]
-      : undefined;
-  if (foreign === 'session_locked') {
+  if (!(error instanceof CodedError)) return internalBody();
+  if (error.code === 'session_locked') {
     return {
       code: 'conflict',
       message: 'The session file is in use by another program (pi?); close it there.',
     };
   }
-  if (foreign === 'session_changed') {
+  if (error.code === 'session_changed') {
     return {
       code: 'conflict',
       message:
         'The session file changed on disk since Arbor read it (another program wrote to it); open the session again to see the changes.',
     };
   }
-  if (code) return { code, message: (error as Error).message || ERROR_CATALOG[code].message };
+  const code: ErrorCode = PART_ERROR_CODES[error.code];
+  if (code === 'internal') return internalBody();
+  return { code, message: error.message || ERROR_CATALOG[code].message };
+}
+
+function internalBody(): ErrorBody {
   return { code: 'internal', message: ERROR_CATALOG.internal.message };
 }
 

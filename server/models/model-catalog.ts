@@ -7,6 +7,7 @@ import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-providers.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * The models a session can use: built-in OpenAI entries and the demo model, merged with the
@@ -62,7 +63,7 @@ export const ModelsConfigSchema = z.strictObject({
 });
 export type ModelsConfig = z.input<typeof ModelsConfigSchema>;
 
-export class ModelConfigError extends Error {
+export class ModelConfigError extends CodedError {
   readonly code = 'model_config_invalid';
 }
 

@@ -1,5 +1,6 @@
 import type { ContextEditEntry, SessionEntry } from '../../shared/session-entries.js';
 import { planFromPath } from './session-context.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Which context edits may be written, and the replacement each one writes: pi 1.6's
@@ -13,7 +14,7 @@ import { planFromPath } from './session-context.js';
 export type ContextChange = { hide: true } | { text: string } | { restore: true };
 
 /** A refused edit; the code maps to the protocol's `invalid_argument` (or `not_found`). */
-export class ContextEditRefused extends Error {
+export class ContextEditRefused extends CodedError {
   constructor(
     message: string,
     readonly code: 'invalid_request' | 'entry_not_found' = 'invalid_request',

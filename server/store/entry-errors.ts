@@ -1,3 +1,4 @@
+import { CodedError } from '../errors/coded-error.js';
 /*
  * The store's refusals of a change to a session, each with the `code` the error catalog maps to a
  * protocol error (server/errors/error-catalog.ts), in words a person can act on. The store is where
@@ -5,7 +6,7 @@
  */
 
 /** No entry (or only a leaf marker) has this id in the session. */
-export class EntryNotFoundError extends Error {
+export class EntryNotFoundError extends CodedError {
   readonly code = 'entry_not_found';
   constructor(id: string) {
     super(`No entry ${id} in this session.`);
@@ -13,6 +14,6 @@ export class EntryNotFoundError extends Error {
 }
 
 /** The entry exists but the change does not apply to it, or the value is refused. */
-export class EntryChangeRefused extends Error {
+export class EntryChangeRefused extends CodedError {
   readonly code = 'invalid_request';
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isAlive, selfIdentity, startTimeOf } from '../runtime/process-identity.js';
 import { lockFileFor } from './session-paths.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Exclusive locks between processes, as files created with O_EXCL (decisions 002 and 053). A lock
@@ -36,7 +37,7 @@ const LockContentSchema = z.object({
 });
 export type LockOwner = z.infer<typeof LockContentSchema>;
 
-export class SessionLockedError extends Error {
+export class SessionLockedError extends CodedError {
   readonly code = 'session_locked';
   constructor(
     readonly file: string,
@@ -284,7 +285,7 @@ export async function withFileLock<T>(
 export const DATA_DIR_LOCK = 'arbor-server.lock';
 
 /** Another server holds the data folder. */
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends CodedError {
   readonly code = 'data_dir_locked';
   constructor(
     readonly dataDir: string,

@@ -10,6 +10,7 @@ import { serializeLine } from './session-lines.js';
 import { emptyReport, loadSessionBytes, loadSessionFd, type OpenReport } from './session-loader.js';
 import { migrateContent, writeMigratedFile, type MigrationResult } from './session-migration.js';
 import { SessionWriter } from './session-writer.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /** Everything a SessionStore is made of. */
 export interface StoreState {
@@ -114,7 +115,7 @@ export interface OpenedFile {
 }
 
 /** The file changed on disk between the read and the first write (another program wrote it). */
-export class SessionChangedError extends Error {
+export class SessionChangedError extends CodedError {
   readonly code = 'session_changed';
   constructor(readonly file: string) {
     super(

@@ -4,6 +4,7 @@ import { parseLine, type ParsedLine } from './session-lines.js';
 import { EntryRecord, LEAF_MARKER_TYPE, SessionIndex } from './session-index.js';
 import { nodeOfEntry, nodeOfEnvelope } from './tree-node.js';
 import { LineScanner, NODE } from './line-scan.js';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Reading a session file into a skeleton. The file is read once, in chunks of a megabyte, and cut
@@ -47,7 +48,7 @@ export function emptyReport(): OpenReport {
   };
 }
 
-export class NotASessionFileError extends Error {
+export class NotASessionFileError extends CodedError {
   readonly code = 'not_a_session_file';
   constructor(
     readonly file: string,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CodedError } from '../errors/coded-error.js';
 
 /*
  * Confinement of file tools to a workspace, by directory handle (decision 051). A path is opened
@@ -20,7 +21,7 @@ const MAX_LINK_HOPS = 40;
 /** Directories created, and components looked at again after a concurrent change, per open. */
 const MAX_RETRIES = 4096;
 
-export class WorkspaceEscapeError extends Error {
+export class WorkspaceEscapeError extends CodedError {
   readonly code = 'outside_workspace';
 }
 
