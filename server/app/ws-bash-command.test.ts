@@ -7,6 +7,10 @@ import {
 } from './test-support/recorded-team-session.js';
 import type { TestServer } from './test-support/test-server.js';
 import type { WsTestClient } from './test-support/ws-test-client.js';
+import { requireSandbox } from '../tools/test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * The editor's `!command` over a real WebSocket with real logins: `bash` saves pi's bashExecution

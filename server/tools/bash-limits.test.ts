@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_LIMITS } from './sandbox-command.js';
 import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * What really holds inside the sandbox, measured as the server's user (root on a container) and

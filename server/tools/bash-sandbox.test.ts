@@ -2,9 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
 import { OUTSIDE_TMP } from './test-support/outside-tmp.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * The attacks on sandboxed bash, run for real as the server's user (root on a container) and as

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import { tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { serverPerTest } from '../app/test-support/test-server.js';
 import { bashInNewSession } from './test-support/bash-in-session.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * The attack through a real server: a member's session runs bash that goes looking for the API

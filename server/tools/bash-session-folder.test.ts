@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import { OUTSIDE_TMP, tmpdirOutsideTmp } from './test-support/outside-tmp.js';
 import { serverPerTest } from '../app/test-support/test-server.js';
 import { bashInNewSession } from './test-support/bash-in-session.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * A relocated session folder holds every user's and every working directory's sessions: a

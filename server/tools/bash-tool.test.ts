@@ -2,12 +2,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import type { AnyAgentTool, ToolResultValue } from './tool-types.js';
 import { createBashTool } from './bash-tool.js';
 import { createTools } from './create-tools.js';
 import { bashAs } from './test-support/bash-as.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 // Worker threads end without an exit event: the logs of this file go with it.
 afterAll(removeToolOutputRoot);

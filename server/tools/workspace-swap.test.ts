@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { resolveWorkspaces } from '../config/workspaces.js';
 import { removeToolOutputRoot } from './tool-output-dir.js';
 import { serverPerTest } from '../app/test-support/test-server.js';
 import type { WsTestClient } from '../app/test-support/ws-test-client.js';
+import { requireSandbox } from './test-support/require-sandbox.js';
+
+// Needs bubblewrap and user namespaces; says what to install when they are missing.
+beforeAll(requireSandbox);
 
 /*
  * The attack through a real server with one workspace inside another: bash in the outer one
