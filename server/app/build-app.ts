@@ -30,6 +30,11 @@ import { installErrorHandler } from './error-handler.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { exportRoutes } from './routes/export-routes.js';
+import {
+  DEFAULT_EXPORT_LIMITS,
+  SessionExporter,
+  type ExportLimits,
+} from '../export/export-runner.js';
 import { shareRoutes } from './routes/share-routes.js';
 import { ShareLinks } from '../auth/share-links.js';
 import { searchRoutes } from './routes/search-routes.js';
@@ -50,6 +55,8 @@ export interface BuildAppOptions {
   webRoot?: string | null;
   /** Options of the demo model mounted at `/demo/v1`; `false` mounts none. */
   demoModel?: DemoModelOptions | false;
+  /** Limits of HTML exports; default DEFAULT_EXPORT_LIMITS. */
+  exportLimits?: Partial<ExportLimits>;
 }
 
 /** The services behind the routes, for the CLI, tests and benchmarks. */
@@ -265,7 +272,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   await app.register(async (scope) =>
     sessionRoutes(scope, { dataDir: config.dataDir, hub, locator, owners }),
   );
-  await app.register(async (scope) => exportRoutes(scope, { locator }));
+  const exporter = new SessionExporter({ ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
+  app.addHook('onClose', () => exporter.close());
+  await app.register(async (scope) => exportRoutes(scope, { locator, exporter }));
   const shares = new ShareLinks(config.dataDir);
   await app.register(async (scope) => shareRoutes(scope, { shares, locator, owners }));
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { exportSessionFile } from '../export/export-session.js';
+import { exportSessionChunks } from '../export/export-session.js';
 
 const usage = 'Usage: arbor export FILE [OUT.html] [--path]\n';
 
@@ -20,7 +20,14 @@ export async function runExport(args: string[]): Promise<number> {
   const target = path.resolve(out ?? file.replace(/\.jsonl$/, '') + '.html');
   if (path.resolve(file) === target)
     throw new Error('The output would overwrite the session file.');
-  fs.writeFileSync(target, exportSessionFile(file, pathOnly ? 'path' : 'all'));
+  // Written piece by piece: a long session never becomes one string in memory.
+  const fd = fs.openSync(target, 'w');
+  try {
+    for (const piece of exportSessionChunks(file, pathOnly ? 'path' : 'all'))
+      fs.writeSync(fd, piece);
+  } finally {
+    fs.closeSync(fd);
+  }
   process.stdout.write(`${target}\n`);
   return 0;
 }

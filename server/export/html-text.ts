@@ -1,5 +1,6 @@
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { fitsMarkdown, MARKDOWN_MAX_CHARS } from '../../shared/markdown-limits.js';
 
 /*
  * Text into an exported page. Everything a session holds is data from people, models and tools, so
@@ -28,7 +29,7 @@ const REMOTE_IMAGE =
   /<img src="(?!data:image\/(?:png|jpeg|gif|webp);base64,)([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g;
 
 /** Markdown as HTML: GitHub's flavour, no raw HTML, no script-bearing links, no remote images. */
-export function markdownHtml(text: string): string {
+function micromarkHtml(text: string): string {
   return micromark(text, {
     extensions: [gfm()],
     htmlExtensions: [gfmHtml()],
@@ -37,6 +38,40 @@ export function markdownHtml(text: string): string {
   }).replace(REMOTE_IMAGE, (_, src: string, alt: string) =>
     src ? `<a href="${src}">[image: ${alt}]</a>` : `[image: ${alt}]`,
   );
+}
+
+/** Text shown as it is, with a note saying why it is not rendered. */
+function plainHtml(text: string, why: string): string {
+  return `<p class="note">${escapeHtml(why)}</p><pre class="plain">${escapeHtml(text)}</pre>`;
+}
+
+/** Renders one markdown text of an export. */
+export type MarkdownRenderer = (text: string) => string;
+
+/**
+ * A renderer for one export. Each text longer than the shared limit is shown plain, and once
+ * markdown has taken `budgetMs` of this export in all, every later text is shown plain too: a
+ * session full of texts each just under the limit still ends in bounded time.
+ */
+export function markdownRenderer(budgetMs = Number.POSITIVE_INFINITY): MarkdownRenderer {
+  let spent = 0;
+  return (text) => {
+    if (!fitsMarkdown(text)) {
+      return plainHtml(
+        text,
+        `Shown as plain text: longer than ${MARKDOWN_MAX_CHARS.toLocaleString('en')} characters.`,
+      );
+    }
+    if (spent >= budgetMs) {
+      return plainHtml(text, 'Shown as plain text: this export spent its time on markdown.');
+    }
+    const start = performance.now();
+    try {
+      return micromarkHtml(text);
+    } finally {
+      spent += performance.now() - start;
+    }
+  };
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

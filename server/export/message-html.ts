@@ -7,7 +7,7 @@ import type {
   UserContent,
 } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
-import { escapeHtml, imageHtml, markdownHtml } from './html-text.js';
+import { escapeHtml, imageHtml, type MarkdownRenderer } from './html-text.js';
 
 /*
  * One entry of a session as an exported page shows it: the chat's reading of each message role
@@ -19,15 +19,16 @@ function pre(text: string): string {
   return `<pre>${escapeHtml(text)}</pre>`;
 }
 
-function contentHtml(content: UserContent | (TextContent | ImageContent)[], markdown: boolean) {
-  if (typeof content === 'string') return markdown ? markdownHtml(content) : pre(content);
+/** Content as text (`markdown` null: shown as it is) and images. */
+function contentHtml(
+  content: UserContent | (TextContent | ImageContent)[],
+  markdown: MarkdownRenderer | null,
+) {
+  const text = markdown ?? pre;
+  if (typeof content === 'string') return text(content);
   return content
     .map((block) =>
-      block.type === 'text'
-        ? markdown
-          ? markdownHtml(block.text)
-          : pre(block.text)
-        : imageHtml(block.mimeType, block.data),
+      block.type === 'text' ? text(block.text) : imageHtml(block.mimeType, block.data),
     )
     .join('');
 }
@@ -95,13 +96,13 @@ function roleName(message: AgentMessage): string {
   }
 }
 
-function messageBody(message: AgentMessage): string {
+function messageBody(message: AgentMessage, markdown: MarkdownRenderer): string {
   switch (message.role) {
     case 'user':
-      return contentHtml(message.content, false);
+      return contentHtml(message.content, null);
     case 'assistant': {
       const parts = message.content.map((block) => {
-        if (block.type === 'text') return markdownHtml(block.text);
+        if (block.type === 'text') return markdown(block.text);
         if (block.type === 'thinking') {
           return `<details class="thinking"><summary>Thinking</summary>${
             block.redacted ? '<p class="note">(redacted)</p>' : pre(block.thinking)
@@ -117,7 +118,7 @@ function messageBody(message: AgentMessage): string {
       return parts.join('');
     }
     case 'toolResult':
-      return contentHtml(message.content, false);
+      return contentHtml(message.content, null);
     case 'bashExecution':
       return `${pre(`$ ${message.command}`)}${pre(message.output)}${
         message.exitCode ? `<p class="note">exit code ${message.exitCode}</p>` : ''
@@ -126,10 +127,10 @@ function messageBody(message: AgentMessage): string {
       return systemMessageHtml(message);
     case 'custom':
     case 'hookMessage':
-      return contentHtml(message.content, true);
+      return contentHtml(message.content, markdown);
     case 'branchSummary':
     case 'compactionSummary':
-      return markdownHtml(message.summary);
+      return markdown(message.summary);
   }
 }
 
@@ -151,8 +152,13 @@ function noteOf(entry: SessionEntry): string {
   }
 }
 
+/** Whether the entry shows anything in the chat (the tree links only to those that do). */
+export function entryShows(entry: SessionEntry): boolean {
+  return messageOfEntry(entry) !== undefined || noteOf(entry) !== '';
+}
+
 /** The entry as an article anchored at `e-<id>` (the tree links there), or '' when it shows nothing. */
-export function entryHtml(entry: SessionEntry): string {
+export function entryHtml(entry: SessionEntry, markdown: MarkdownRenderer): string {
   const anchor = `e-${escapeHtml(entry.id)}`;
   const message = messageOfEntry(entry);
   if (!message) {
@@ -161,5 +167,5 @@ export function entryHtml(entry: SessionEntry): string {
   }
   return `<article class="msg ${escapeHtml(message.role)}" id="${anchor}" aria-label="${escapeHtml(
     roleName(message),
-  )}"><h3>${escapeHtml(roleName(message))}</h3>${messageBody(message)}</article>`;
+  )}"><h3>${escapeHtml(roleName(message))}</h3>${messageBody(message, markdown)}</article>`;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exportSessionFile } from './export-session.js';
+import { exportSessionChunks } from './export-session.js';
 import { EXPORT_CSP } from './session-html.js';
 import { writeHostileSession } from './test-support/hostile-session.js';
 
@@ -14,7 +14,7 @@ afterEach(() => {
 
 function hostileExport(scope: 'path' | 'all'): string {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-export-'));
-  return exportSessionFile(writeHostileSession(dir), scope);
+  return [...exportSessionChunks(writeHostileSession(dir), scope)].join('');
 }
 
 /** The page's markup with every text node dropped: what a browser would treat as tags. */

@@ -3,8 +3,8 @@ import { currentSystemMessage } from '../../shared/system-prompt.js';
 import { messageOfEntry } from '../../shared/entry-messages.js';
 import type { AgentMessage } from '../../shared/messages.js';
 import type { SessionEntry, TreeNode } from '../../shared/session-entries.js';
-import { escapeHtml } from './html-text.js';
-import { entryHtml, systemMessageHtml } from './message-html.js';
+import { escapeHtml, type MarkdownRenderer } from './html-text.js';
+import { entryHtml, entryShows, systemMessageHtml } from './message-html.js';
 import { EXPORT_CSS } from './export-css.js';
 
 /*
@@ -102,32 +102,31 @@ function treeHtml(nodes: readonly TreeNode[], leafId: string | null, shown: Set<
   return out.join('');
 }
 
-/** The exported page. */
-export function renderSessionHtml(session: SessionExport): string {
+/**
+ * The exported page, piece by piece: the head and the tree first, then one piece per entry, so a
+ * long session streams to its reader without the whole page ever being one string.
+ */
+export function* sessionHtmlChunks(
+  session: SessionExport,
+  markdown: MarkdownRenderer,
+): Generator<string, void, undefined> {
   const title = session.name ?? `Session ${session.sessionId}`;
   const messages = session.path
     .map((entry) => messageOfEntry(entry))
     .filter((message): message is AgentMessage => message !== undefined);
   const system = currentSystemMessage(messages);
   const onPath = new Set(session.path.map((entry) => entry.id));
-  // Only entries that show something get a link in the tree.
-  const shown = new Set<string>();
-  const render = (entry: SessionEntry): string => {
-    const html = entryHtml(entry);
-    if (html) shown.add(entry.id);
-    return html;
-  };
-  const chat = session.path.map(render).filter(Boolean).join('\n');
-  const others: string[] = [];
+  const offPath: SessionEntry[] = [];
   if (session.scope === 'all') {
     for (const node of session.nodes) {
-      if (onPath.has(node.id)) continue;
-      const entry = session.entryOf(node.id);
-      const html = entry ? render(entry) : '';
-      if (html) others.push(html);
+      const entry = onPath.has(node.id) ? undefined : session.entryOf(node.id);
+      if (entry && entryShows(entry)) offPath.push(entry);
     }
   }
-  return `<!doctype html>
+  // Only entries that show something get a link in the tree.
+  const shown = new Set<string>();
+  for (const entry of [...session.path, ...offPath]) if (entryShows(entry)) shown.add(entry.id);
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -151,16 +150,20 @@ export function renderSessionHtml(session: SessionExport): string {
     system ? systemMessageHtml(system) : '<p class="note">No system prompt was recorded.</p>'
   }</section>
 <section aria-label="Active path"><h2>Chat (active path)</h2>
-${chat || '<p class="note">No messages.</p>'}
-</section>
-${
-  others.length > 0
-    ? `<section aria-label="Other branches"><h2>Entries on other branches</h2>\n${others.join('\n')}\n</section>`
-    : ''
-}
-</main>
-</div>
-</body>
-</html>
 `;
+  let any = false;
+  for (const entry of session.path) {
+    const html = entryHtml(entry, markdown);
+    if (!html) continue;
+    any = true;
+    yield `${html}\n`;
+  }
+  if (!any) yield '<p class="note">No messages.</p>\n';
+  yield '</section>\n';
+  if (offPath.length > 0) {
+    yield '<section aria-label="Other branches"><h2>Entries on other branches</h2>\n';
+    for (const entry of offPath) yield `${entryHtml(entry, markdown)}\n`;
+    yield '</section>\n';
+  }
+  yield '</main>\n</div>\n</body>\n</html>\n';
 }

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { LazyMarkdown } from './LazyMarkdown';
 import { Markdown } from './Markdown';
 import { isPageOriginImage } from './markdown-images';
 
@@ -32,5 +33,15 @@ describe('long runs in markdown', () => {
     );
     expect(html).toContain(`<strong><span class="long-run">${run}</span></strong>`);
     expect(html).toContain(`<code>${run}\n</code>`);
+  });
+});
+
+describe('text past the markdown limit', () => {
+  it('is shown plain, every character kept, without parsing a hostile run of marks', () => {
+    const text = `${'*a'.repeat(20_000)}!`;
+    const html = renderToStaticMarkup(<LazyMarkdown text={text} />);
+    expect(html).toContain('Shown as plain text: longer than 20,000 characters.');
+    expect(html).not.toContain('<em>');
+    expect(html.replace(/<[^>]*>/g, '')).toContain(text);
   });
 });
