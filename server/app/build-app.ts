@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -16,6 +17,8 @@ import { ConfigError, isLoopbackHost, type ArborConfig } from '../config/load-co
 import { hasBwrap, toolPolicyFor } from '../tools/tool-policy.js';
 import type { DemoModelOptions } from '../demo-model/demo-model-handler.js';
 import { demoModelPlugin } from '../demo-model/demo-model-server.js';
+import { DEMO_MODEL_ID } from '../models/demo-model-entry.js';
+import { demoAdmission } from './demo-access.js';
 import { CloseCode } from '../../shared/protocol.js';
 import type { ClientConnection } from '../hub/client-connection.js';
 import { RateLimiter } from '../hub/rate-limiter.js';
@@ -153,10 +156,14 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   app.server.maxConnections = config.maxConnections;
 
   let catalog = options.catalog;
+  // The key this server's sessions send its demo model: in team mode nobody else may call it
+  // without signing in (demo-access.ts).
+  const demoApiKey = randomBytes(24).toString('base64url');
   const loadCatalog = (demoBaseUrl: string) =>
     ModelCatalog.load({
       dataDir: config.dataDir,
       demoBaseUrl,
+      demoApiKey,
       ...(options.demoModel && options.demoModel.contextWindow !== undefined
         ? { demoContextWindow: options.demoModel.contextWindow }
         : {}),
@@ -298,7 +305,11 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     options.webRoot === undefined ? path.join(packageRoot(), 'dist', 'web') : options.webRoot,
   );
   if (options.demoModel !== false) {
-    const demoOptions = { ...(options.demoModel ?? {}), prefix: '/demo/v1' };
+    const demoOptions = {
+      ...(options.demoModel ?? {}),
+      prefix: '/demo/v1',
+      admit: demoAdmission(() => currentCatalog().apiKeyFor(DEMO_MODEL_ID)),
+    };
     await app.register(async (scope) => {
       markRoutesPublic(scope);
       await scope.register(demoModelPlugin, demoOptions);

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import {
   ChatRequestSchema,
   computeUsage,
@@ -26,7 +28,20 @@ export interface DemoModelOptions {
   contextWindow?: number;
   /** Pause between streamed chunks unless the prompt says `/slow N`. */
   chunkDelayMs?: number;
+  /** Streams answered at once; past that a 429 (default MAX_STREAMS). */
+  maxStreams?: number;
+  /** Spent faults remembered (default 10,000). */
+  spentFaultsKept?: number;
 }
+
+/** Streams the demo model answers at once by default. */
+export const MAX_STREAMS = 64;
+
+/** The most a stream pauses in all: `/slow N` over a long answer pauses less per chunk. */
+export const STREAM_PAUSE_BUDGET_MS = 30_000;
+
+/** Faults remembered as delivered; the oldest is forgotten first (and may then fire again). */
+const SPENT_FAULTS_KEPT = 10_000;
 
 export interface DemoModelHandler {
   /** Answers one request. `path` is relative to the `/v1` mount point (`/chat/completions`). */
@@ -55,9 +70,22 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createDemoModelHandler(options: DemoModelOptions = {}): DemoModelHandler {
   const contextWindow = options.contextWindow ?? DEFAULT_DEMO_CONTEXT_WINDOW;
   const chunkDelayMs = options.chunkDelayMs ?? 0;
-  /** Faults already delivered, keyed by the user message that asked for them: each fires once. */
-  const spentFaults = new Set<string>();
+  const maxStreams = options.maxStreams ?? MAX_STREAMS;
+  /**
+   * Faults already delivered, keyed by a digest of the user message that asked for them, so each
+   * fires once: a fixed size per fault however long its message, and a fixed number of faults.
+   */
+  const spentFaults = new LRUCache<string, true>({
+    max: options.spentFaultsKept ?? SPENT_FAULTS_KEPT,
+  });
+  const spend = (kind: string, key: string): boolean => {
+    const digest = createHash('sha256').update(kind).update('\0').update(key).digest('base64');
+    if (spentFaults.has(digest)) return false;
+    spentFaults.set(digest, true);
+    return true;
+  };
   let requestCount = 0;
+  let streams = 0;
 
   async function completions(res: ServerResponse, body: unknown): Promise<void> {
     const parsed = ChatRequestSchema.safeParse(body);
@@ -82,8 +110,7 @@ export function createDemoModelHandler(options: DemoModelOptions = {}): DemoMode
     const directives = summary ? {} : parseDirectives(userText);
     const faultKey = `${userIndex}:${userText}`;
 
-    if (directives.fail && !spentFaults.has(`fail:${faultKey}`)) {
-      spentFaults.add(`fail:${faultKey}`);
+    if (directives.fail && spend('fail', faultKey)) {
       const { status, retryAfterMs } = directives.fail;
       const headers: Record<string, string> = {};
       if (retryAfterMs !== undefined) {
@@ -126,21 +153,27 @@ export function createDemoModelHandler(options: DemoModelOptions = {}): DemoMode
       sendJson(res, 200, completionBody(id, created, request.model, reply, usage));
       return;
     }
+    if (streams >= maxStreams) {
+      sendError(res, 429, 'Demo model: too many streams at once', 'rate_limit_error', null, {
+        'retry-after': '1',
+      });
+      return;
+    }
     let cutAfter: number | undefined;
-    if (directives.cutAfterChunks !== undefined && !spentFaults.has(`cut:${faultKey}`)) {
-      spentFaults.add(`cut:${faultKey}`);
+    if (directives.cutAfterChunks !== undefined && spend('cut', faultKey)) {
       cutAfter = directives.cutAfterChunks;
     }
     const chunks = streamChunks(reply, usage, request.stream_options?.include_usage === true);
-    await streamSse(
-      res,
-      id,
-      created,
-      request.model,
-      chunks,
+    const pause = Math.min(
       directives.slowMs ?? chunkDelayMs,
-      cutAfter,
+      Math.floor(STREAM_PAUSE_BUDGET_MS / chunks.length),
     );
+    streams++;
+    try {
+      await streamSse(res, id, created, request.model, chunks, pause, cutAfter);
+    } finally {
+      streams--;
+    }
   }
 
   return {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { createDemoModelHandler, type DemoModelOptions } from './demo-model-handler.js';
 
 /*
@@ -21,7 +21,11 @@ export interface RunningDemoModel {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest request the demo model reads: a full context of its 128,000-token window with a few
+ * pictures; anything bigger is refused before it is parsed.
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -113,8 +117,31 @@ export async function startDemoModel(opts: StartDemoModelOptions = {}): Promise<
  * `app.register(demoModelPlugin, { prefix: '/demo/v1' })`, and point the catalog's demo entry at
  * `http://HOST:PORT/demo/v1`.
  */
-export const demoModelPlugin: FastifyPluginAsync<DemoModelOptions> = async (app, options) => {
+export interface DemoModelPluginOptions extends DemoModelOptions {
+  /**
+   * Whether the request may use the model; refused ones get OpenAI's 401. Default: every request
+   * (the standalone server's rule: it listens on loopback only).
+   */
+  admit?(request: FastifyRequest): boolean;
+}
+
+export const demoModelPlugin: FastifyPluginAsync<DemoModelPluginOptions> = async (app, options) => {
   const handler = createDemoModelHandler(options);
+  const admit = options.admit;
+  if (admit) {
+    // Before the body is read: a refused caller costs nothing.
+    app.addHook('onRequest', async (request, reply) => {
+      if (admit(request)) return;
+      return reply.code(401).send({
+        error: {
+          message: 'The demo model answers this server and its signed-in users only.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    });
+  }
   app.get('/models', async (request, reply) => {
     reply.hijack();
     await handler.handle(request.raw, reply.raw, '/models', undefined);

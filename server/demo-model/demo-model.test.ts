@@ -3,6 +3,13 @@ import OpenAI from 'openai';
 import Fastify from 'fastify';
 import { startDemoModel, demoModelPlugin, type RunningDemoModel } from './demo-model-server.js';
 import { DEMO_MODEL_ID } from './demo-model-handler.js';
+import {
+  DEFAULT_SECTIONS,
+  MAX_SLOW_MS,
+  parseDirectives,
+  quotedUserRequests,
+  requestedSections,
+} from './demo-script.js';
 
 let demo: RunningDemoModel;
 let client: OpenAI;
@@ -213,6 +220,73 @@ describe('demo model as a Fastify plugin', () => {
       expect(text).toBe('You said: "via fastify"');
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('hostile requests', () => {
+  it('reads a megabyte of unclosed conversation tags in linear time', () => {
+    // Before, each unclosed tag rescanned the rest: 1.4 MB took 34 s (the test's 5 s limit fails).
+    const text = '<conversation>\n[User]: x\n'.repeat(60_000);
+    expect(text.length).toBeGreaterThan(1_400_000);
+    expect(requestedSections(text)).toEqual(DEFAULT_SECTIONS);
+    expect(quotedUserRequests(text)).toHaveLength(60_000);
+    const headings = `## a${' '.repeat(200_000)}b\n`;
+    expect(requestedSections(headings)).toEqual([`a${' '.repeat(200_000)}b`]);
+  });
+
+  it('pauses at most a second between chunks', () => {
+    expect(parseDirectives('/slow 100000000').slowMs).toBe(MAX_SLOW_MS);
+  });
+
+  it('refuses streams past its limit with a 429, and serves again once they end', async () => {
+    const small = await startDemoModel({ maxStreams: 2 });
+    try {
+      const url = `${small.baseUrl}/chat/completions`;
+      const slow = (text: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: DEMO_MODEL_ID,
+            stream: true,
+            messages: [{ role: 'user', content: `${text}\n/slow 100` }],
+          }),
+        });
+      const held = await Promise.all([slow('one'), slow('two')]);
+      expect(held.map((r) => r.status)).toEqual([200, 200]);
+      const third = await slow('three');
+      expect(third.status).toBe(429);
+      await third.body?.cancel();
+      await Promise.all(held.map((r) => r.text()));
+      expect((await slow('four')).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('forgets the oldest spent faults: their memory is bounded', async () => {
+    const small = await startDemoModel({ spentFaultsKept: 3 });
+    try {
+      const fail = (n: number) =>
+        fetch(`${small.baseUrl}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            model: DEMO_MODEL_ID,
+            messages: [{ role: 'user', content: `${n} ${'x'.repeat(100_000)}\n/fail 500` }],
+          }),
+        }).then(async (response) => {
+          await response.body?.cancel();
+          return response.status;
+        });
+      expect(await fail(0)).toBe(500);
+      expect(await fail(0)).toBe(200);
+      for (const n of [1, 2, 3]) expect(await fail(n)).toBe(500);
+      // The first fault was forgotten to make room, so it fires again: nothing is kept forever.
+      expect(await fail(0)).toBe(500);
+    } finally {
+      await small.close();
     }
   });
 });

@@ -71,6 +71,9 @@ export function latestUserIndex(messages: ChatMessage[]): number {
 const TOOL_LINE = /^\/tool\s+([A-Za-z0-9_.-]+)\s*(.*)$/;
 const FAIL_LINE = /^\/fail\s+(\d{3})(?:\s+(\d+))?\s*$/;
 const SLOW_LINE = /^\/slow\s+(\d+)\s*$/;
+
+/** The longest pause `/slow N` asks for between chunks, in ms. */
+export const MAX_SLOW_MS = 1_000;
 const CUT_LINE = /^\/cut\s+(\d+)\s*$/;
 
 export function parseDirectives(text: string): DemoDirectives {
@@ -86,7 +89,7 @@ export function parseDirectives(text: string): DemoDirectives {
     }
     const slow = SLOW_LINE.exec(line);
     if (slow) {
-      directives.slowMs = Number(slow[1]);
+      directives.slowMs = Math.min(Number(slow[1]), MAX_SLOW_MS);
       continue;
     }
     const cut = CUT_LINE.exec(line);
@@ -136,7 +139,7 @@ export function isSummaryRequest(messages: ChatMessage[]): boolean {
   });
 }
 
-const DEFAULT_SECTIONS = [
+export const DEFAULT_SECTIONS = [
   'Goal',
   'Constraints & Preferences',
   'Progress',
@@ -145,8 +148,35 @@ const DEFAULT_SECTIONS = [
   'Critical Context',
 ];
 
+/*
+ * The parsing below is linear in the request, whatever it holds: anyone who may call the model
+ * chooses every byte, and a lazy `[\s\S]*?` between tags rescans the rest of the text from each
+ * unclosed opening tag (1.4 MB of `<conversation>` once held the server for 34 s).
+ */
+
+/** The text with every `<tag>…</tag>` block cut out; an unclosed block runs to the end. */
 function stripBlock(text: string, tag: string): string {
-  return text.replace(new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`, 'g'), '');
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(open, from);
+    if (start < 0) return out + text.slice(from);
+    out += text.slice(from, start);
+    const end = text.indexOf(close, start + open.length);
+    if (end < 0) return out;
+    from = end + close.length;
+  }
+}
+
+/** What the first `<tag>…</tag>` block holds, or undefined when there is no closed one. */
+function firstBlock(text: string, tag: string): string | undefined {
+  const open = `<${tag}>`;
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const end = text.indexOf(`</${tag}>`, start + open.length);
+  return end < 0 ? undefined : text.slice(start + open.length, end);
 }
 
 /** `## Heading` lines of the instructions (outside the quoted conversation), in order. */
@@ -154,15 +184,15 @@ export function requestedSections(instructions: string): string[] {
   const outside = stripBlock(stripBlock(instructions, 'conversation'), 'previous-summary');
   const sections: string[] = [];
   for (const line of outside.split('\n')) {
-    const match = /^##\s+(.+?)\s*$/.exec(line.trim());
-    if (match?.[1] && !sections.includes(match[1])) sections.push(match[1]);
+    const heading = /^##\s(.*)$/.exec(line.trim())?.[1]?.trim();
+    if (heading && !sections.includes(heading)) sections.push(heading);
   }
   return sections.length > 0 ? sections : DEFAULT_SECTIONS;
 }
 
 /** First lines of the user requests quoted in the serialised conversation, in order. */
 export function quotedUserRequests(text: string): string[] {
-  const conversation = /<conversation>([\s\S]*?)<\/conversation>/.exec(text)?.[1] ?? text;
+  const conversation = firstBlock(text, 'conversation') ?? text;
   const requests: string[] = [];
   for (const line of conversation.split('\n')) {
     const match = /^\[User\]:\s*(.*)$/.exec(line);

@@ -139,6 +139,11 @@ export interface ModelCatalogOptions {
   /** Where the demo model answers (e.g. `http://127.0.0.1:7478/demo/v1`). */
   demoBaseUrl?: string;
   demoContextWindow?: number;
+  /**
+   * The key sent to the demo model; a server sets a random one so that in team mode only it (and
+   * signed-in users) may call its own demo model. Default `arbor-demo`.
+   */
+  demoApiKey?: string;
   /** Used instead of `<dataDir>/models.json` when given. */
   config?: ModelsConfig;
   /** Environment to read keys from; defaults to `process.env`. */
@@ -218,6 +223,7 @@ export class ModelCatalog {
     private readonly unsupportedModels: UnsupportedModel[],
     private readonly defaultId: string,
     private readonly env: Record<string, string | undefined>,
+    private readonly demoKey: string,
   ) {}
 
   /**
@@ -283,7 +289,16 @@ export class ModelCatalog {
       if (apiKey) keys.set(model.id, apiKey);
       configured.push(model.id);
     });
-    const catalog = new ModelCatalog(models, keys, piKeys, unsupported, DEMO_MODEL_ID, env);
+    const demoKey = opts.demoApiKey ?? 'arbor-demo';
+    const catalog = new ModelCatalog(
+      models,
+      keys,
+      piKeys,
+      unsupported,
+      DEMO_MODEL_ID,
+      env,
+      demoKey,
+    );
     let defaultId: string;
     if (config.defaultModel) {
       if (!models.has(config.defaultModel))
@@ -294,7 +309,7 @@ export class ModelCatalog {
     } else {
       defaultId = configured.find((id) => catalog.apiKeyFor(id) !== undefined) ?? DEMO_MODEL_ID;
     }
-    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env);
+    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env, demoKey);
   }
 
   /**
@@ -326,12 +341,12 @@ export class ModelCatalog {
   /**
    * The key to send to a model's endpoint: the config file's (Arbor's `apiKey`, else pi's
    * `apiKey` with its `$NAME`s filled in from the environment now), else the entry's `apiKeyEnv`,
-   * else `OPENAI_API_KEY` for the openai provider. The demo model needs none and gets a placeholder.
+   * else `OPENAI_API_KEY` for the openai provider. The demo model gets the catalog's demo key.
    */
   apiKeyFor(id: string): string | undefined {
     const model = this.models.get(id);
     if (!model) return undefined;
-    if (model.demo) return 'arbor-demo';
+    if (model.demo) return this.demoKey;
     const fromFile = this.keys.get(id);
     if (fromFile) return fromFile;
     const piKey = this.piKeys.get(id);
