@@ -22,6 +22,8 @@ export const PART_ERROR_CODES = {
   session_changed: 'conflict',
   // A workspace folder swapped for a link since the server started (workspace-path.ts).
   outside_workspace: 'conflict',
+  // A session path that names a FIFO, a device or a socket (regular-file.ts).
+  not_a_regular_file: 'conflict',
   // Start-up refusals: the command line prints them; their messages name files.
   model_config_invalid: 'internal',
   data_dir_locked: 'internal',

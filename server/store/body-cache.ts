@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import type { EntryRecord, SessionIndex } from './session-index.js';
 import { parseBody } from './session-loader.js';
+import { openRegularFileSync } from './regular-file.js';
 
 /*
  * Entry bodies in memory: the small ones for good, those of the active path while they are on it
@@ -26,7 +27,7 @@ export function bufferSource(bytes: Buffer): BodySource {
 }
 
 export function fileSource(file: string): BodySource {
-  return fdSource(fs.openSync(file, 'r'), file);
+  return fdSource(openRegularFileSync(file), file);
 }
 
 /** Reads by position through `fd` (open for reading), which `close` closes. */

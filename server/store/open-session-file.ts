@@ -10,6 +10,7 @@ import { serializeLine } from './session-lines.js';
 import { emptyReport, loadSessionBytes, loadSessionFd, type OpenReport } from './session-loader.js';
 import { migrateContent, writeMigratedFile, type MigrationResult } from './session-migration.js';
 import { SessionWriter } from './session-writer.js';
+import { openRegularFileSync } from './regular-file.js';
 import { CodedError } from '../errors/coded-error.js';
 
 /** Everything a SessionStore is made of. */
@@ -149,14 +150,14 @@ function openMode(file: string, options: OpenOptions): OpenMode {
  * `pending` what `makeWritable` would do.
  */
 export function readSessionFile(file: string, readOnly: boolean): OpenedFile {
-  let fd = fs.openSync(file, 'r');
+  let fd = openRegularFileSync(file);
   try {
     if (fs.fstatSync(fd).size === 0) {
       if (readOnly) throw new Error(`${file} is empty`);
       // Nothing to lose: give the empty file a header, as pi does.
       fs.appendFileSync(file, serializeLine(newHeader(process.cwd())));
       fs.closeSync(fd);
-      fd = fs.openSync(file, 'r');
+      fd = openRegularFileSync(file);
     }
     // The file is streamed, never held whole; only an old file to migrate is read at once (the
     // reads are positional, so the descriptor's own position is still at the start).

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { openRegularFileSync } from './regular-file.js';
 
 /** The newest `*.jsonl` in `dir` (by mtime) whose first line is a session header. */
 export function mostRecentSessionFile(dir: string): string | undefined {
@@ -21,7 +22,7 @@ export function mostRecentSessionFile(dir: string): string | undefined {
 
 function startsWithHeader(file: string): boolean {
   try {
-    const fd = fs.openSync(file, 'r');
+    const fd = openRegularFileSync(file);
     try {
       const buffer = Buffer.alloc(4096);
       const n = fs.readSync(fd, buffer, 0, buffer.length, 0);

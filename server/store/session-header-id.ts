@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionHeaderSchema } from '../../shared/session-entries.js';
+import { openRegularFileSync } from './regular-file.js';
 
 /*
  * A session's id is its header's `id`, as pi takes it. The file name is only a guess at it: pi
@@ -14,7 +15,7 @@ const MAX_HEADER_BYTES = 1 << 20;
 
 /** The first line of `file` (without its newline), or undefined when there is none to read. */
 function readHeaderLine(file: string): string | undefined {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegularFileSync(file);
   try {
     const parts: Buffer[] = [];
     let length = 0;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SessionHeaderSchema } from '../../shared/session-entries.js';
 import { MessageEntrySchema, SessionInfoEntrySchema } from '../../shared/session-entries.js';
 import { contentText } from '../../shared/messages.js';
+import { openRegularFile } from './regular-file.js';
 
 /*
  * Session lists without parsing sessions. Each file is streamed as bytes; only the header, the
@@ -132,7 +133,7 @@ function needsWholeLine(state: ScanState, prefix: Buffer): boolean {
  * after the last complete line. Only a line's first bytes are kept unless it must be parsed.
  */
 async function scanFrom(file: string, from: number, state: ScanState): Promise<number> {
-  const handle = await fs.promises.open(file, 'r');
+  const handle = await openRegularFile(file);
   try {
     const buffer = Buffer.allocUnsafe(CHUNK);
     let position = from;
@@ -182,7 +183,7 @@ async function scanFrom(file: string, from: number, state: ScanState): Promise<n
 }
 
 async function readFirstLine(file: string): Promise<string | undefined> {
-  const handle = await fs.promises.open(file, 'r');
+  const handle = await openRegularFile(file);
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);

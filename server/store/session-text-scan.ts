@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { openRegularFile } from './regular-file.js';
 
 /*
  * A read-only pass over a session file's messages for search: the file is streamed in chunks
@@ -71,7 +71,8 @@ export async function scanSessionText(
   onMessage: (message: MessageText) => boolean | void,
 ): Promise<TextScanSummary> {
   const summary: TextScanSummary = { bytesRead: 0, cut: false, skippedLines: 0 };
-  const stream = fs.createReadStream(file, { highWaterMark: CHUNK });
+  const handle = await openRegularFile(file);
+  const stream = handle.createReadStream({ highWaterMark: CHUNK });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let overlong = false;

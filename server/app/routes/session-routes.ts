@@ -12,6 +12,7 @@ import {
 import type { SessionOwners } from '../../auth/session-owners.js';
 import type { SessionHub } from '../../hub/session-hub.js';
 import type { SessionLocation, SessionLocator } from '../../config/session-locator.js';
+import { openRegularFile } from '../../store/regular-file.js';
 import { sessionIdOfFile } from '../../store/session-header-id.js';
 import {
   moveToTrash,
@@ -77,10 +78,11 @@ export async function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps
   app.get('/api/sessions/:id/download', async (request, reply) => {
     const { location } = authorisedSession(deps, request, 'read');
     const name = path.basename(location.file);
+    const file = await openRegularFile(location.file);
     return reply
       .type('application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${name}"`)
-      .send(fs.createReadStream(location.file));
+      .send(file.createReadStream());
   });
 
   app.patch('/api/sessions/:id', async (request) => {
