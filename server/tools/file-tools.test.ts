@@ -176,6 +176,28 @@ describe('ls, grep, find', () => {
     ]);
     expect(text(await call('find', { pattern: 'src/**/b.ts' }))).toBe('src/deep/b.ts');
     expect(text(await call('find', { pattern: '*.{md,txt}' }))).toBe('readme.md');
+    expect(text(await call('find', { pattern: 'READ[l-n]E.?d' }))).toBe(
+      'No files found matching pattern',
+    );
+    expect(text(await call('find', { pattern: '[p-s]ea[!x]me.(md)' }))).toBe(
+      'No files found matching pattern',
+    );
+    expect(text(await call('find', { pattern: '[p-s]ea[!x]me.md' }))).toBe('readme.md');
+  });
+
+  it('matches a backtracking glob in linear time, and refuses a broken or huge one', async () => {
+    // V8's regular expressions took 16.6 s on two such names; the test's time limit is 5 s.
+    fs.writeFileSync(path.join(workspace, 'a'.repeat(200)), '');
+    fs.writeFileSync(path.join(workspace, `${'a'.repeat(199)}c`), '');
+    const hostile = `${'*a'.repeat(12)}*b`;
+    expect(text(await call('find', { pattern: hostile }))).toBe('No files found matching pattern');
+    expect(text(await call('grep', { pattern: 'x', glob: hostile }))).toBe('No matches found');
+    expect(text(await call('find', { pattern: `${'*a'.repeat(12)}*` })).split('\n')).toHaveLength(
+      2,
+    );
+    await expect(call('find', { pattern: '[z-a]' })).rejects.toThrow(/Invalid glob pattern/);
+    await expect(call('find', { pattern: '{a,b' })).rejects.toThrow(/Invalid glob pattern/);
+    await expect(call('find', { pattern: '*'.repeat(600) })).rejects.toThrow(/longer than 512/);
   });
 });
 

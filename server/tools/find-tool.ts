@@ -6,6 +6,9 @@ import { openInWorkspace, type WorkspaceEntry } from './workspace-path.js';
 
 const DEFAULT_LIMIT = 1000;
 
+/** How long find matches names before it lets the event loop run the server's other work. */
+const SLICE_MS = 10;
+
 const schema = z.strictObject({
   pattern: z
     .string()
@@ -39,7 +42,13 @@ export function createFindTool(root: string) {
       let more = false;
       try {
         if (!(await fstat(dir.fd)).isDirectory()) throw new Error(`Not a directory: ${dir.shown}`);
+        let sliceStart = performance.now();
         for await (const entry of walkFiles(dir.fd, signal)) {
+          // A walk's steps are microtasks: without a pause, a big tree would hold the loop.
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
           if (entry.isDirectory || !matches(entry.relative)) continue;
           if (found.length >= limit) {
             more = true;

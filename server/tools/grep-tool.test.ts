@@ -127,12 +127,12 @@ describe('grep with a pattern that backtracks catastrophically', () => {
     );
   });
 
-  it('a glob that backtracks catastrophically is stopped the same way', async () => {
+  it('a glob that would backtrack catastrophically is matched well within the budget', async () => {
     write(`${'a'.repeat(60)}.txt`, 'hit\n');
     const glob = `${'*a'.repeat(30)}*b`;
-    await expect(grep({ pattern: 'hit', glob }, { timeBudgetMs: 1500 })).rejects.toThrow(
-      /^grep stopped/,
-    );
+    // A backtracking engine takes ages on this; RE2's answers at once, so the budget never runs out.
+    expect(await grep({ pattern: 'hit', glob }, { timeBudgetMs: 1500 })).toBe('No matches found');
+    expect(await grep({ pattern: 'hit', glob: `${'*a'.repeat(30)}*` })).toContain(':1: hit');
   });
 });
 
