@@ -68,6 +68,8 @@ export class AgentSession {
   /** Set from the call of a manual compaction until it ends (it first waits for a run to stop). */
   private manualCompaction: Promise<CompactionResult> | undefined;
   private disposed = false;
+  /** The editor's `!command`s running now: abort and dispose stop them. */
+  private readonly shellCommands = new Set<AbortController>();
   /** The loop's message being streamed (its own object, not a copy), or null. */
   private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
@@ -139,8 +141,16 @@ export class AgentSession {
   async bash(command: string, excludeFromContext: boolean): Promise<AgentMessage> {
     this.store.ensureWritable();
     const run = shellRunner(this.deps.tools);
-    const message = await runShellCommand(run, command, excludeFromContext);
+    const controller = new AbortController();
+    this.shellCommands.add(controller);
+    let message: AgentMessage;
+    try {
+      message = await runShellCommand(run, command, excludeFromContext, controller.signal);
+    } finally {
+      this.shellCommands.delete(controller);
+    }
     while (this.run) await this.run.catch(() => undefined);
+    if (this.disposed) throw new InvalidRequestError('The session is closed');
     // Its message_end names the entry, as for the agent's messages: the page shows it from that.
     const entryId = this.store.appendMessage(message);
     this.rebuildContext();
@@ -148,8 +158,12 @@ export class AgentSession {
     return message;
   }
 
-  /** Stops the run at once (HTTP request and tool processes) and waits until it has ended. */
+  /**
+   * Stops the run at once (HTTP request and tool processes) and every `!command`, and waits until
+   * the run has ended. A stopped command is saved as cancelled, as pi saves it.
+   */
   async abort(): Promise<void> {
+    for (const command of this.shellCommands) command.abort();
     this.controller?.abort();
     await this.run?.catch(() => {});
   }
@@ -322,6 +336,7 @@ export class AgentSession {
     await this.syncer.close();
     // Closing fsyncs the file.
     this.store.close();
+    for (const tool of this.deps.tools.values()) tool.dispose?.();
     this.listeners.clear();
   }
 

@@ -73,6 +73,21 @@ describe('bash (the editor shell command)', () => {
     expect(saved.message.output).not.toContain('data-folder-secret');
   });
 
+  it('abort stops a running command, which is saved as cancelled', async () => {
+    // Before, the command ran on to its end after abort, and after the session was deleted.
+    const answer = clients.max.request({
+      type: 'bash',
+      sessionId,
+      command: 'echo started; sleep 120',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await clients.max.ok({ type: 'abort', sessionId });
+    expect(await answer).toMatchObject({ ok: true });
+    expect(team.lastLine()).toMatchObject({
+      message: { role: 'bashExecution', command: 'echo started; sleep 120', cancelled: true },
+    });
+  });
+
   it('refuses a viewer, writing nothing', async () => {
     const before = fs.readFileSync(team.sessionFile());
     const answer = await clients.vic.request({ type: 'bash', sessionId, command: 'echo no' });

@@ -41,4 +41,16 @@ describe('prompts per minute', () => {
     });
     expect(again.ok ? undefined : again.error.code).toBe('rate_limited');
   });
+
+  it('counts the editor shell command against the same limit', async () => {
+    // Unsandboxed bash runs on any machine; the limit is what is under test.
+    await tests.start({
+      config: { promptsPerMinute: 2, allowUnsandboxedBash: true },
+    });
+    const { client, sessionId } = await openSession();
+    await client.ok({ type: 'bash', sessionId, command: 'true' });
+    await client.ok({ type: 'bash', sessionId, command: 'true' });
+    const refused = await client.request({ type: 'bash', sessionId, command: 'echo flood' });
+    expect(refused.ok ? undefined : refused.error.code).toBe('rate_limited');
+  });
 });

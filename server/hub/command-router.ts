@@ -255,6 +255,8 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'bash': {
       const live = await target(ctx, command);
+      // A shell command costs what a prompt costs: it counts against the same limit.
+      takePromptToken(ctx);
       await live.agent.bash(command.command, command.excludeFromContext === true);
       return {};
     }

@@ -5,7 +5,12 @@ import { checkUserNamespace, hiddenFiles, hiddenPaths } from './bash-sandbox.js'
 import { createPidsCgroup, pidsCgroupAvailable, type PidsCgroup } from './pids-cgroup.js';
 import { DEFAULT_SANDBOX_LIMITS, sandboxArgs, type SandboxLimits } from './sandbox-command.js';
 import { unixSocketFilter } from './sandbox-seccomp.js';
-import { newToolOutputDir, toolOutputRoot } from './tool-output-dir.js';
+import {
+  newToolOutputDir,
+  OUTPUT_LIMITS,
+  toolOutputRoot,
+  type OutputLimits,
+} from './tool-output-dir.js';
 import { openWorkspaceRoot } from './workspace-path.js';
 
 /*
@@ -39,6 +44,8 @@ export interface BashToolOptions {
   secretFiles?: string[];
   /** The timeout when the model gives none, and the longest it may ask for, in seconds. */
   timeouts?: { defaultSeconds?: number; maxSeconds?: number };
+  /** What the full-output logs may hold; OUTPUT_LIMITS where absent. */
+  outputLimits?: Partial<OutputLimits>;
 }
 
 export function findOnPath(name: string, envPath = process.env.PATH ?? ''): string | null {
@@ -88,6 +95,7 @@ export class BashRunner {
   private outputDir: string | undefined;
   private readonly bwrap: string | null;
   private readonly limits: SandboxLimits;
+  readonly outputLimits: OutputLimits;
 
   constructor(
     readonly workspace: string,
@@ -95,6 +103,13 @@ export class BashRunner {
   ) {
     this.bwrap = options.bwrapPath === undefined ? findOnPath('bwrap') : options.bwrapPath;
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...options.limits };
+    this.outputLimits = { ...OUTPUT_LIMITS, ...options.outputLimits };
+  }
+
+  /** Removes this tool's log folder (its session has closed). */
+  dispose(): void {
+    if (this.outputDir) fs.rmSync(this.outputDir, { recursive: true, force: true });
+    this.outputDir = undefined;
   }
 
   /** This tool's log folder (made again if something removed it). */

@@ -117,6 +117,37 @@ describe('bash', () => {
     expect(full.startsWith('1\n2\n')).toBe(true);
   });
 
+  it('keeps at most the first bytes of a flood, and a bounded folder per session', async () => {
+    const MiB = 1024 * 1024;
+    const tool = createBashTool(fs.realpathSync(workspace), {
+      mode: 'unsandboxed',
+      outputLimits: { commandBytes: MiB, sessionBytes: 2.5 * MiB },
+    });
+    const logs: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      // Before, the whole flood went to the log: `yes | head -c 2G` left 2 GiB there.
+      const out = await run(tool, { command: 'yes | head -c 5000000' });
+      const log = /The first 1 MiB of the output: (.+)\]$/.exec(out)?.[1];
+      expect(log).toBeDefined();
+      logs.push(log!);
+      const text = fs.readFileSync(log!, 'utf8');
+      expect(text.startsWith('y\ny\n')).toBe(true);
+      expect(text.endsWith('\n[Arbor kept only the first 1 MiB of this output.]\n')).toBe(true);
+      expect(fs.statSync(log!).size).toBeLessThan(MiB + 100);
+    }
+    const folder = path.dirname(logs[0]!);
+    const kept = fs.readdirSync(folder);
+    // The two newest fit in 2.5 MiB; the older ones made room for them.
+    expect(kept.sort()).toEqual(
+      logs
+        .slice(2)
+        .map((log) => path.basename(log))
+        .sort(),
+    );
+    tool.dispose();
+    expect(fs.existsSync(folder)).toBe(false);
+  });
+
   it('still answers, without naming a file, when the full output cannot be saved', async () => {
     // A file where the temp folder should be: no log folder can be made.
     const notAFolder = path.join(base, 'not-a-folder');

@@ -21,6 +21,7 @@ import {
   truncateTail,
   type Truncation,
 } from './truncate.js';
+import { makeRoom } from './tool-output-dir.js';
 
 /*
  * bash: one command in the workspace, output streamed as it comes, the whole process tree killed
@@ -87,7 +88,7 @@ export function createBashTool(workspace: string, options: BashToolOptions) {
   /** The editor's `!command`: the same workspace, sandbox, limits and truncation as the tool. */
   const runShell = (command: string, signal: AbortSignal): Promise<CommandOutcome> =>
     executeCommand(runner, command, undefined, signal, () => undefined);
-  return Object.assign(tool, { runShell });
+  return Object.assign(tool, { runShell, dispose: () => runner.dispose() });
 }
 
 /** What one command left: its output's tail, and how it ended. */
@@ -101,6 +102,8 @@ export interface CommandOutcome {
   truncation: Truncation;
   /** The whole output, kept when the tail is truncated and the file could be written. */
   fullOutputPath: string | undefined;
+  /** The file holds only the output's first `commandBytes` (tool-output-dir.ts). */
+  fullOutputCut: boolean;
 }
 
 async function runCommand(
@@ -113,16 +116,18 @@ async function runCommand(
   const outcome = await executeCommand(runner, command, requestedTimeout, signal, (text) =>
     onUpdate({ content: [{ type: 'text', text }], details: {} }),
   );
-  const { truncation, fullOutputPath, ended, timeoutSecs } = outcome;
+  const { truncation, fullOutputPath, fullOutputCut, ended, timeoutSecs } = outcome;
   let output = outcome.output;
   let details: Record<string, unknown> | undefined;
   if (truncation.truncated) {
     details = { truncation, fullOutputPath };
     const endLine = truncation.totalLines;
     const startLine = endLine - truncation.outputLines + 1;
-    const full = fullOutputPath
-      ? `Full output: ${fullOutputPath}`
-      : 'The full output could not be saved';
+    const full = !fullOutputPath
+      ? 'The full output could not be saved'
+      : fullOutputCut
+        ? `The first ${describeBytes(runner.outputLimits.commandBytes)} of the output: ${fullOutputPath}`
+        : `Full output: ${fullOutputPath}`;
     if (truncation.lastLinePartial)
       output += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${endLine}. ${full}]`;
     else if (truncation.truncatedBy === 'lines')
@@ -225,6 +230,10 @@ export async function executeCommand(
     let updateTimer: NodeJS.Timeout | undefined;
     let ended: 'aborted' | 'timeout' | undefined;
     let fullOutputFailed = false;
+    /** Bytes written to the full-output file, and whether the rest was dropped. */
+    let fullOutputBytes = 0;
+    let fullOutputCut = false;
+    const { commandBytes, sessionBytes } = runner.outputLimits;
 
     /**
      * The file that keeps the whole output once it outgrows the tail. A file that cannot be made
@@ -234,8 +243,10 @@ export async function executeCommand(
     const openFullOutput = (): fs.WriteStream | undefined => {
       if (fullOutputFailed) return undefined;
       try {
+        const dir = runner.logDir();
+        makeRoom(dir, commandBytes, sessionBytes);
         const file = path.join(
-          runner.logDir(),
+          dir,
           `bash-${Date.now()}-${crypto.randomBytes(4).toString('hex')}.log`,
         );
         // A new file only (never through a link someone left there), readable by this user only.
@@ -264,14 +275,30 @@ export async function executeCommand(
         // already gone
       }
     };
+    /** Adds to the full-output file up to its limit, then notes the cut once. */
+    const keepFull = (data: Buffer) => {
+      if (!fullOutput || fullOutputCut) return;
+      const room = commandBytes - fullOutputBytes;
+      if (data.length <= room) {
+        fullOutput.write(data);
+        fullOutputBytes += data.length;
+        return;
+      }
+      fullOutput.write(data.subarray(0, room));
+      fullOutput.write(
+        `\n[Arbor kept only the first ${describeBytes(commandBytes)} of this output.]\n`,
+      );
+      fullOutputBytes = commandBytes;
+      fullOutputCut = true;
+    };
     const onData = (data: Buffer) => {
       chunks.push(data);
       total += data.length;
       for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, i + 1)) lines++;
       if ((total > DEFAULT_MAX_BYTES || lines >= DEFAULT_MAX_LINES) && !fullOutput) {
         fullOutput = openFullOutput();
-        for (const chunk of chunks) fullOutput?.write(chunk);
-      } else if (fullOutput) fullOutput.write(data);
+        for (const chunk of chunks) keepFull(chunk);
+      } else keepFull(data);
       // Keep only what the tail needs in memory; the file has the rest.
       while (chunks.length > 1 && total - chunks[0]!.length > DEFAULT_MAX_BYTES * 2)
         total -= chunks.shift()!.length;
@@ -321,6 +348,7 @@ export async function executeCommand(
         timeoutSecs,
         truncation,
         fullOutputPath: truncation.truncated ? fullOutputPath : undefined,
+        fullOutputCut,
       });
     };
     child.once('error', (error) => finish(null, error));

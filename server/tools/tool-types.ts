@@ -25,6 +25,8 @@ export interface AgentTool<Args = unknown> {
   spec: ToolSpec;
   parse(args: unknown): Args;
   execute(args: Args, context: ToolContext): Promise<ToolResultValue>;
+  /** Frees what the tool keeps for its session (bash: its output logs); called when it closes. */
+  dispose?(): void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
