@@ -154,6 +154,32 @@ describe('an import is stored as uploaded, or refused', () => {
     expect(sessionFiles(s)).toEqual([]);
   });
 
+  it('refuses an entry nested 20,000 deep, naming the line, and keeps nothing', async () => {
+    // Before, it was stored and the session could never be sent to a page (a stack overflow).
+    const s = await tests.start();
+    const lines = fs.readFileSync(FIXTURE, 'utf8').split('\n');
+    // Written out by hand: JSON.stringify itself cannot write it.
+    const deep = `{"type":"custom","customType":"x","id":"deep0001","parentId":null,"timestamp":"2026-01-02T03:04:06.000Z","data":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const res = await upload(s, `${lines.slice(0, 3).join('\n')}\n${deep}\n`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.message).toBe(
+      "The session file's line 4 is not a valid entry: arrays or objects nested deeper than 512 levels.",
+    );
+    expect(sessionFiles(s)).toEqual([]);
+    // A string full of brackets is no nesting at all.
+    const brackets = JSON.stringify({
+      type: 'custom',
+      customType: 'x',
+      id: 'flat0001',
+      parentId: null,
+      timestamp: '2026-01-02T03:04:06.000Z',
+      data: { text: '['.repeat(20_000), quoted: '\\"['.repeat(2_000) },
+    });
+    const flat = await upload(s, `${lines.slice(0, 3).join('\n')}\n${brackets}\n`);
+    expect(flat.status).toBe(201);
+  });
+
   it('refuses a parent cycle, naming its ids, and keeps nothing', async () => {
     const s = await tests.start();
     const id = '0190a000-0000-7000-8000-00000000cccc';

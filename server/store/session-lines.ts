@@ -31,6 +31,40 @@ export type ParsedLine =
   /** Not JSON, or JSON without an entry envelope (v1 entries have no id; see migration). */
   | { kind: 'bad'; reason: string; value?: unknown };
 
+/**
+ * The deepest nesting of arrays and objects a line may have. JSON.parse reads any depth, but
+ * JSON.stringify recurses: a 20,000-deep array was imported and then could never be sent to a
+ * page. pi's own entries nest a few levels; tool arguments and details a few dozen at most.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether the JSON text nests arrays and objects deeper than `limit`; linear, strings skipped. */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  // Each level takes two characters: shorter text cannot be that deep.
+  if (text.length <= 2 * limit) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
 export function parseLine(text: string): ParsedLine {
   let value: unknown;
   try {
@@ -38,6 +72,8 @@ export function parseLine(text: string): ParsedLine {
   } catch (error) {
     return { kind: 'bad', reason: error instanceof Error ? error.message : 'not JSON' };
   }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    return { kind: 'bad', reason: `arrays or objects nested deeper than ${MAX_JSON_DEPTH} levels` };
   return classifyValue(value);
 }
 
