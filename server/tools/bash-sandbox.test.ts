@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { bashAs, giveTo, identities, type Identity } from './test-support/bash-as.js';
+import {
+  bashAs,
+  giveTo,
+  identities,
+  toolProcessFolder,
+  type Identity,
+} from './test-support/bash-as.js';
 import { OUTSIDE_TMP } from './test-support/outside-tmp.js';
 import { requireSandbox } from './test-support/require-sandbox.js';
 
@@ -281,6 +287,7 @@ describe('bash without user namespaces', () => {
   it('refuses to run rather than run with capabilities', async () => {
     const workspace = makeWorkspace('server user');
     const marker = path.join(workspace, 'ran');
+    const programFolder = await toolProcessFolder();
     // The tool process itself runs where no further user namespace may be made.
     const noUserns = [
       'bwrap',
@@ -295,10 +302,10 @@ describe('bash without user namespaces', () => {
       '/proc',
       '--tmpfs',
       '/tmp',
-      // The checkout may itself lie under /tmp (a CI clone): keep the tool's code reachable.
+      // The tool process's own folder lies under /tmp: keep it reachable.
       '--ro-bind',
-      process.cwd(),
-      process.cwd(),
+      programFolder,
+      programFolder,
       '--bind',
       workspace,
       workspace,

@@ -14,7 +14,7 @@ interface ChildInput {
   options: BashToolOptions;
   command: string;
   timeout?: number;
-  /** The temp folder the tool uses (set after start-up: tsx needs a working one). */
+  /** The temp folder the tool uses (set after start-up, so the process itself starts with a working one). */
   tmpdir?: string;
 }
 
