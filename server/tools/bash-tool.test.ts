@@ -187,6 +187,16 @@ describe('bash', () => {
     }
   });
 
+  it("gives commands the machine's PATH, without the node_modules/.bin that npm put first", async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = `${path.join(base, 'node_modules', '.bin')}:/usr/bin:/node_modules/.bin/:/bin`;
+    try {
+      expect(await run(bash('unsandboxed'), { command: 'echo "$PATH"' })).toBe('/usr/bin:/bin\n');
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it('does not pass server secrets to commands', async () => {
     process.env.ARBOR_TEST_SECRET_KEY = 'sk-should-not-leak';
     try {

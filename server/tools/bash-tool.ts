@@ -47,6 +47,19 @@ const ENV_ALLOWLIST = [
   'SHELL',
 ];
 const UPDATE_INTERVAL_MS = 50;
+
+/**
+ * The server's PATH without the folders npm puts first when it starts Arbor (`npm start` adds every
+ * `node_modules/.bin` above the project): the agent's commands get the machine's own `node`, `npx`
+ * and tools, not the Node and binaries Arbor brought for itself.
+ */
+export function commandPath(serverPath: string): string {
+  return serverPath
+    .split(path.delimiter)
+    .filter((dir) => dir !== '' && !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(dir))
+    .join(path.delimiter);
+}
+
 /** A command the model gives no timeout ends after this long. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 /** The longest timeout a command gets, whatever the model asks. */
@@ -186,7 +199,7 @@ export async function executeCommand(
     const env: Record<string, string> = { TERM: 'dumb' };
     for (const name of ENV_ALLOWLIST) {
       const value = process.env[name];
-      if (value !== undefined) env[name] = value;
+      if (value !== undefined) env[name] = name === 'PATH' ? commandPath(value) : value;
     }
     let child;
     try {

