@@ -24,7 +24,7 @@ function bigSession(cwd: string): string {
       { type: 'text', text: `look at picture ${i}` },
       { type: 'image', data: picture, mimeType: 'image/png' },
     ]);
-    body += assistantLine(`asst000${i}`, `pict000${i}`, `a fine picture ${i}`, 'arbor-demo');
+    body += assistantLine(`asst000${i}`, `pict000${i}`, `a fine picture ${i}`);
     parent = `asst000${i}`;
   }
   return body;

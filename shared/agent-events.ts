@@ -171,6 +171,8 @@ export interface SessionState {
   isStreaming: boolean;
   isCompacting: boolean;
   modelId: string;
+  /** Why the session's model cannot be used now (not configured on the server, no key), if so. */
+  modelProblem?: string;
   thinkingLevel: string;
   steering: string[];
   followUp: string[];

@@ -60,6 +60,7 @@ export const AgentStateSchema = z.object({
   isStreaming: z.boolean(),
   isCompacting: z.boolean(),
   modelId: z.string(),
+  modelProblem: z.string().optional(),
   thinkingLevel: z.string(),
   steering: z.array(z.string()),
   followUp: z.array(z.string()),

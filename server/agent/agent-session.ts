@@ -99,6 +99,7 @@ export class AgentSession {
    */
   async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
     this.assertIdle();
+    this.assertModelCallable();
     // A file that cannot be written (held elsewhere, read-only) fails here, before the run.
     this.store.ensureWritable();
     this.recorder.start(this.model, this.thinkingLevel);
@@ -176,6 +177,7 @@ export class AgentSession {
     const plan = resolveNavigation(this.store, targetId);
     let summary: { summary: string; details?: unknown } | undefined;
     if (opts.summarize) {
+      this.assertModelCallable();
       const summarizer = this.deps.compactor;
       if (!summarizer?.summarizeBranch)
         throw new NotSupportedError('Branch summaries are not available in this build');
@@ -209,6 +211,8 @@ export class AgentSession {
   /** Manual compaction: aborts a run first, then asks the compactor. */
   compact(customInstructions?: string): Promise<CompactionResult> {
     if (this.disposed) return Promise.reject(new InvalidRequestError('The session is closed'));
+    if (this.model.unavailable)
+      return Promise.reject(new UnknownModelError(this.model.unavailable));
     if (!this.deps.compactor)
       return Promise.reject(new NotSupportedError('Compaction is not available in this build'));
     if (this.compacting || this.manualCompaction)
@@ -306,6 +310,7 @@ export class AgentSession {
       isStreaming: this.run !== undefined,
       isCompacting: this.compacting,
       modelId: this.model.id,
+      ...(this.modelProblem() ? { modelProblem: this.modelProblem() } : {}),
       thinkingLevel: this.thinkingLevel,
       ...this.queues.texts(),
       leafId: this.store.getLeafId(),
@@ -341,6 +346,16 @@ export class AgentSession {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** Why the session's model cannot be called now (not configured here, or no key), if so. */
+  private modelProblem(): string | undefined {
+    return this.model.unavailable ?? this.catalog.missingKeyReason(this.model.id);
+  }
+
+  /** Refuses a model call on a model this server does not know, naming it and what to do. */
+  private assertModelCallable(): void {
+    if (this.model.unavailable) throw new UnknownModelError(this.model.unavailable);
+  }
 
   private async compactNow(customInstructions: string | undefined): Promise<CompactionResult> {
     // A file that cannot be written fails the command before a run is stopped for it.

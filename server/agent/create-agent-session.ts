@@ -50,9 +50,10 @@ export interface CreateAgentSessionOptions {
   contextSteps?: ContextStep[];
 }
 
+/** The model the session recorded last (kept even when this server cannot call it), if any. */
 function restoredModel(catalog: ModelCatalog, store: SessionStore): ModelInfo | undefined {
   const saved = store.buildSessionContext().model;
-  return saved ? catalog.find(saved.provider, saved.modelId) : undefined;
+  return saved ? catalog.recorded(saved.provider, saved.modelId) : undefined;
 }
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSession> {

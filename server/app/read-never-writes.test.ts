@@ -42,7 +42,12 @@ async function seed(
   store.appendModelChange(model.provider, model.id);
   store.appendThinkingLevelChange('off');
   store.appendMessage(userMessage('what was said before'));
-  store.appendMessage(assistantMessage('an answer from a model since retired'));
+  store.appendMessage(
+    assistantMessage('an answer from the recorded model', {
+      provider: model.provider,
+      model: model.id,
+    }),
+  );
   const { file, sessionId } = { file: store.file!, sessionId: store.sessionId };
   store.close();
   const owners = new SessionOwners(dataDir);
@@ -88,9 +93,16 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
     ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(fs.readFileSync(file).equals(before)).toBe(true);
 
-    // The owner acts: only now is the model in use recorded, before the prompt.
+    // The owner acts: a prompt on the retired model is refused, writing nothing; once she picks
+    // another model, it is recorded, and her prompt runs.
     const ada = await loginAs(tokens.ada!);
     await subscribe(ada, sessionId);
+    expect(await ada.request({ type: 'prompt', sessionId, text: 'go on' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', message: expect.stringContaining('retired/old-model-1') },
+    });
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    await ada.ok({ type: 'set_model', sessionId, modelId: 'arbor-demo' });
     const ended = ada.waitForEvent(sessionId, 'agent_end');
     await ada.ok({ type: 'prompt', sessionId, text: 'go on' });
     await ended;

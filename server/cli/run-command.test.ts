@@ -155,6 +155,27 @@ describe('arbor run', () => {
     expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
   });
 
+  it("keeps a session's model it cannot call, refusing to run on another unless asked", async () => {
+    const workspace = path.join(root, 'ws-claude');
+    fs.mkdirSync(workspace);
+    const store = SessionStore.create({ cwd: workspace, sessionDir: path.join(root, 'claude') });
+    store.appendModelChange('anthropic', 'claude-sonnet-9');
+    const file = store.file!;
+    store.close();
+    const before = fs.readFileSync(file);
+    const args = ['run', '--data', path.join(root, 'd3'), '--workspace', workspace];
+    const refused = await arbor([...args, '--session', file, 'go on']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "This session's model anthropic/claude-sonnet-9 is not configured on this server",
+    );
+    expect(refused.stderr).toContain('--model ID picks one');
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    const chosen = await arbor([...args, '--session', file, '--model', 'arbor-demo', 'go on']);
+    expect(chosen.code).toBe(0);
+    expect(chosen.stdout).toContain('You said: \\"go on\\"');
+  });
+
   it("refuses a data folder inside the workspace, before the model's tools can edit users.json", async () => {
     const workspace = path.join(root, 'ws-with-data');
     const data = path.join(workspace, '.arbor');

@@ -170,5 +170,9 @@ function chooseModel(
   const model = requested !== undefined ? catalog.get(requested) : undefined;
   if (model) return model;
   const saved = store.buildSessionContext().model;
-  return (saved && catalog.find(saved.provider, saved.modelId)) || catalog.defaultModel();
+  if (!saved) return catalog.defaultModel();
+  // The session's own model, never another one silently: one this server cannot call is refused.
+  const recorded = catalog.recorded(saved.provider, saved.modelId);
+  if (recorded.unavailable) throw new Error(`${recorded.unavailable} (--model ID picks one)`);
+  return recorded;
 }

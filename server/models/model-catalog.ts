@@ -334,6 +334,28 @@ export class ModelCatalog {
     return model && model.provider === provider ? model : undefined;
   }
 
+  /**
+   * The model a session recorded, as this server knows it, or a stand-in that keeps its provider
+   * and id and says why it cannot be called: a session never moves to another model on its own.
+   */
+  recorded(provider: string, id: string): ModelInfo {
+    const known = this.find(provider, id);
+    if (known) return known;
+    return {
+      id,
+      name: id,
+      provider,
+      baseUrl: '',
+      // Unknown; the usual window of today's models, for the meter only.
+      contextWindow: DEFAULT_DEMO_CONTEXT_WINDOW,
+      maxOutputTokens: 0,
+      reasoning: false,
+      input: ['text'],
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      unavailable: `This session's model ${provider}/${id} is not configured on this server: add its provider to models.json, or choose another model.`,
+    };
+  }
+
   defaultModel(): ModelInfo {
     return this.models.get(this.defaultId)!;
   }

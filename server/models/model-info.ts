@@ -38,4 +38,9 @@ export interface ModelInfo {
    * sent where they stand. Off (pi-ai's default for OpenAI-compatible hosts): one leading prompt.
    */
   supportsMidConvoSystemMessages?: boolean;
+  /**
+   * Set on a session's recorded model that this server does not know (another provider, a model
+   * removed from models.json): why it cannot be called. Such a model is kept, shown and refused.
+   */
+  unavailable?: string;
 }

@@ -1,10 +1,13 @@
 import type { AgentMessage, UserContent } from '../../../shared/messages.js';
 import { assistantMessage, ONE_TOKEN_EACH, userMessage } from '../../test-support/messages.js';
+import { DEMO_MODEL_ID } from '../../models/demo-model-entry.js';
+import { DEMO_PROVIDER } from '../../models/model-catalog.js';
 
 /*
  * A session file's lines as pi writes them (version 3), for tests that build a session line by
  * line to import or open it: entries with the ids and parents the test chooses, all stamped with
- * one time, answers from a demo model with a token of input and one of output.
+ * one time, answers from the demo model (Arbor's own, so a test may prompt on after them) with a
+ * token of input and one of output.
  */
 
 const TIME = '2026-01-02T03:04:05.000Z';
@@ -27,11 +30,16 @@ export function userLine(id: string, parentId: string | null, content: UserConte
   return messageLine(id, parentId, userMessage(content, { plainString: true, timestamp: 1 }));
 }
 
-/** An assistant message of one text part, answered by `model` of the `demo` provider. */
-export function assistantLine(id: string, parentId: string, text: string, model = 'm'): string {
+/** An assistant message of one text part, answered by the demo model. */
+export function assistantLine(id: string, parentId: string, text: string): string {
   return messageLine(
     id,
     parentId,
-    assistantMessage(text, { provider: 'demo', model, usage: ONE_TOKEN_EACH, timestamp: 2 }),
+    assistantMessage(text, {
+      provider: DEMO_PROVIDER,
+      model: DEMO_MODEL_ID,
+      usage: ONE_TOKEN_EACH,
+      timestamp: 2,
+    }),
   );
 }

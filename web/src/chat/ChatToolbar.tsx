@@ -82,6 +82,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
             <ModelPicker
               modelId={state?.modelId ?? null}
               models={models}
+              problem={state?.modelProblem}
               disabled={!props.canWrite || !state}
               onModel={props.onModel}
             />

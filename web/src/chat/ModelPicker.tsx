@@ -4,23 +4,27 @@ interface ModelPickerProps {
   modelId: string | null;
   models: ModelSummary[];
   disabled: boolean;
+  /** Why the session's model cannot be used (the server's words), if so. */
+  problem?: string | undefined;
   onModel(modelId: string): void;
 }
 
 /**
  * The session's model. A model the server holds no API key for says so in its option and, when
  * picked, beside the picker, with the reason as a tooltip: the user learns it before sending. It
- * may still be picked (docs/decisions/075-graph-marks-and-follow.md).
+ * may still be picked (docs/decisions/075-graph-marks-and-follow.md). A session whose recorded
+ * model this server does not know keeps it: it shows as "not configured here", with the reason.
  */
-export function ModelPicker({ modelId, models, disabled, onModel }: ModelPickerProps) {
+export function ModelPicker({ modelId, models, disabled, problem, onModel }: ModelPickerProps) {
   const current = models.find((model) => model.id === modelId);
+  const unknown = modelId !== null && !current;
   return (
     <span className="model-picker">
       <select
         aria-label="Model"
         value={modelId ?? ''}
         disabled={disabled}
-        title={current?.noKey}
+        title={current?.noKey ?? (unknown ? problem : undefined)}
         onChange={(event) => onModel(event.target.value)}
       >
         {models.map((model) => (
@@ -28,8 +32,17 @@ export function ModelPicker({ modelId, models, disabled, onModel }: ModelPickerP
             {model.noKey ? `${model.name} (no key)` : model.name}
           </option>
         ))}
-        {modelId !== null && !current ? <option value={modelId}>{modelId}</option> : null}
+        {unknown ? (
+          <option value={modelId} title={problem}>
+            {problem ? `${modelId} (not configured here)` : modelId}
+          </option>
+        ) : null}
       </select>
+      {unknown && problem ? (
+        <span className="model-no-key" role="note" title={problem}>
+          not configured here
+        </span>
+      ) : null}
       {current?.noKey ? (
         <span className="model-no-key" role="note" title={current.noKey}>
           no key
