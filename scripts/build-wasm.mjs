@@ -3,6 +3,7 @@
 // server/store/line-scan-wasm.ts, which is committed (so `npm run build`, the server's tsc, and
 // tests need no compiler step). `--check` compiles and exits 1 when the committed module differs
 // from the source's build.
+import { parseArgs } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import asc from 'assemblyscript/asc';
 
@@ -35,8 +36,9 @@ export async function generatedModule() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
   const text = await generatedModule();
-  if (process.argv.includes('--check')) {
+  if (values.check) {
     if (readFileSync(TARGET, 'utf8') !== text) {
       process.stderr.write(`${TARGET} does not match ${SOURCE}: run npm run build:wasm\n`);
       process.exit(1);

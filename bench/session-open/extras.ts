@@ -2,6 +2,7 @@
  * `extras.ts FILE`, in a fresh process: Arbor's leaf-move context, append latency and skeleton
  * sizes on a copy of FILE, and whether Arbor's context equals pi 0.73's on it; one JSON line.
  */
+import { parseArgs } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,9 @@ import zlib from 'node:zlib';
 import { SessionManager } from '@mariozechner/pi-coding-agent';
 import { SessionStore } from '../../server/store/session-store.js';
 
-const [file] = process.argv.slice(2);
+const {
+  positionals: [file],
+} = parseArgs({ allowPositionals: true, options: {} });
 if (!file) throw new Error('usage: extras.ts FILE');
 
 function median(values: number[]): number {

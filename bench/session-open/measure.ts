@@ -17,6 +17,7 @@
  *   whatever pages the process had before;
  * - retained: heap + buffers after two full GCs, what stays while the session is open.
  */
+import { parseArgs } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,9 @@ interface PiModule {
   SessionManager: { open(file: string): { buildSessionContext(): { messages: unknown[] } } };
 }
 
-const [which, file, mode] = process.argv.slice(2);
+const {
+  positionals: [which, file, mode],
+} = parseArgs({ allowPositionals: true, options: {} });
 /** `warm`: the same open is made three times before the measured one (a server that has opened a few sessions). */
 const WARM_OPENS = 3;
 const warm = mode === 'warm';
