@@ -51,6 +51,14 @@ export function mayManageShares(user: UserSummary, owner: string | null): boolea
 }
 
 /**
+ * Who may save or remove a provider's API key (pi's auth.json): admins only. A key costs the
+ * instance money and reaches every session on that provider's models.
+ */
+export function mayManageKeys(user: UserSummary): boolean {
+  return user.role === 'admin';
+}
+
+/**
  * Whether `user` can only read: may start no session and write to none, not even one of their own
  * (the viewer role). The page then shows a read-only page rather than controls that cannot work.
  */

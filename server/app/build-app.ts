@@ -25,7 +25,9 @@ import { RateLimiter } from '../hub/rate-limiter.js';
 import { SessionHub } from '../hub/session-hub.js';
 import { createSessionFactory } from './session-factory.js';
 import { SessionLocator } from '../config/session-locator.js';
-import { ModelCatalog } from '../models/model-catalog.js';
+import { AUTH_FILE, ModelCatalog } from '../models/model-catalog.js';
+import { AuthFile } from '../models/auth-file.js';
+import { providerKeyRoutes } from './routes/provider-key-routes.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
 import { ArborError } from '../errors/error-catalog.js';
@@ -282,6 +284,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const exporter = new SessionExporter({ ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   app.addHook('onClose', () => exporter.close());
   await app.register(async (scope) => exportRoutes(scope, { locator, exporter }));
+  const auth = new AuthFile(path.join(config.dataDir, AUTH_FILE));
+  await app.register(async (scope) => providerKeyRoutes(scope, { auth }));
   const shares = new ShareLinks(config.dataDir);
   await app.register(async (scope) => shareRoutes(scope, { shares, locator, owners }));
 

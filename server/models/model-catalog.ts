@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
+import { AuthFile } from './auth-file.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
@@ -94,6 +95,9 @@ function openai(
 
 export const DEMO_PROVIDER = 'arbor';
 
+/** pi's file of saved credentials, in the data folder (pi's agent folder). */
+export const AUTH_FILE = 'auth.json';
+
 export function builtInModels(demoBaseUrl: string, demoContextWindow: number): ModelInfo[] {
   return [
     {
@@ -144,7 +148,7 @@ export interface ModelCatalogOptions {
    * signed-in users) may call its own demo model. Default `arbor-demo`.
    */
   demoApiKey?: string;
-  /** Used instead of `<dataDir>/models.json` when given. */
+  /** Used instead of `<dataDir>/models.json` when given; auth.json is then not read either. */
   config?: ModelsConfig;
   /** Environment to read keys from; defaults to `process.env`. */
   env?: Record<string, string | undefined>;
@@ -224,6 +228,7 @@ export class ModelCatalog {
     private readonly defaultId: string,
     private readonly env: Record<string, string | undefined>,
     private readonly demoKey: string,
+    private readonly auth: AuthFile | undefined,
   ) {}
 
   /**
@@ -290,6 +295,7 @@ export class ModelCatalog {
       configured.push(model.id);
     });
     const demoKey = opts.demoApiKey ?? 'arbor-demo';
+    const auth = opts.config ? undefined : new AuthFile(path.join(opts.dataDir, AUTH_FILE));
     const catalog = new ModelCatalog(
       models,
       keys,
@@ -298,6 +304,7 @@ export class ModelCatalog {
       DEMO_MODEL_ID,
       env,
       demoKey,
+      auth,
     );
     let defaultId: string;
     if (config.defaultModel) {
@@ -309,7 +316,7 @@ export class ModelCatalog {
     } else {
       defaultId = configured.find((id) => catalog.apiKeyFor(id) !== undefined) ?? DEMO_MODEL_ID;
     }
-    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env, demoKey);
+    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env, demoKey, auth);
   }
 
   /**
@@ -361,7 +368,7 @@ export class ModelCatalog {
   }
 
   /**
-   * The key to send to a model's endpoint: the config file's (Arbor's `apiKey`, else pi's
+   * The key to send to a model's endpoint: its provider's key in auth.json, then the config file's (Arbor's `apiKey`, else pi's
    * `apiKey` with its `$NAME`s filled in from the environment now), else the entry's `apiKeyEnv`,
    * else `OPENAI_API_KEY` for the openai provider. The demo model gets the catalog's demo key.
    */
@@ -369,6 +376,9 @@ export class ModelCatalog {
     const model = this.models.get(id);
     if (!model) return undefined;
     if (model.demo) return this.demoKey;
+    // As pi: a key saved in auth.json comes before models.json's and the environment's.
+    const stored = this.auth?.keyFor(model.provider, this.env);
+    if (stored && 'key' in stored) return stored.key;
     const fromFile = this.keys.get(id);
     if (fromFile) return fromFile;
     const piKey = this.piKeys.get(id);
@@ -391,6 +401,8 @@ export class ModelCatalog {
     if (this.apiKeyFor(id) !== undefined) return undefined;
     const model = this.models.get(id);
     if (!model) return undefined;
+    const stored = this.auth?.keyFor(model.provider, this.env);
+    if (stored && 'reason' in stored) return stored.reason;
     if (this.piKeys.has(id))
       return 'No API key: the key in models.json names an environment variable that is not set';
     const envName =

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../shared/protocol.js';
+import { serverPerTest } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
+
+/*
+ * An admin saves a provider's API key over HTTP into pi's auth.json; nobody else may, the key is
+ * never answered back, and the models of that provider are usable at once.
+ */
+
+const tests = serverPerTest();
+
+function prepare(dataDir: string): void {
+  fs.writeFileSync(
+    path.join(dataDir, 'models.json'),
+    JSON.stringify({
+      providers: {
+        local: {
+          api: 'openai-completions',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          models: [{ id: 'local-model' }],
+        },
+      },
+    }),
+  );
+}
+
+const SECRET = 'sk-local-0123456789';
+
+describe('provider keys', () => {
+  it('only an admin saves or removes a key; it lands in auth.json and the model has a key at once', async () => {
+    const { server, cookies } = await tests.startTeam(
+      { ada: 'admin', max: 'member', vic: 'viewer' },
+      { prepare },
+    );
+    const call = (method: string, who: keyof typeof cookies, body?: unknown, provider = 'local') =>
+      fetch(`${server.url}/api/providers/${provider}/key`, {
+        method,
+        headers: {
+          cookie: cookies[who],
+          origin: server.url,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const noKey = async () => {
+      const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.ada }));
+      const sessionId = await client.newSession(server.workspaceId);
+      const snapshot = (await client.seen(
+        (m) => m.type === 'snapshot' && m.sessionId === sessionId,
+      )) as Snapshot;
+      await client.close();
+      return snapshot.models.find((model) => model.id === 'local-model')?.noKey;
+    };
+    expect(await noKey()).toMatch(/^No API key/);
+
+    for (const who of ['max', 'vic'] as const) {
+      const refused = await call('PUT', who, { key: SECRET });
+      expect(refused.status).toBe(403);
+    }
+    expect(fs.existsSync(path.join(server.dataDir, 'auth.json'))).toBe(false);
+    expect((await call('PUT', 'ada', { key: 'two\nlines' })).status).toBe(400);
+    expect((await call('PUT', 'ada', { key: SECRET }, '..%2Fusers')).status).toBe(400);
+
+    const saved = await call('PUT', 'ada', { key: SECRET });
+    expect(saved.status).toBe(204);
+    expect(await saved.text()).toBe('');
+    expect(JSON.parse(fs.readFileSync(path.join(server.dataDir, 'auth.json'), 'utf8'))).toEqual({
+      local: { type: 'api_key', key: SECRET },
+    });
+    expect(await noKey()).toBeUndefined();
+
+    expect((await call('DELETE', 'max')).status).toBe(403);
+    expect((await call('DELETE', 'ada')).status).toBe(204);
+    expect((await call('DELETE', 'ada')).status).toBe(404);
+    expect(await noKey()).toMatch(/^No API key/);
+  });
+});
