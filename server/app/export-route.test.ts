@@ -24,18 +24,45 @@ describe('GET /api/sessions/:id/export.html', () => {
     });
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['content-type']).toBe('text/html; charset=utf-8');
+    // Named after its first prompt, as the sidebar names it, never by `<timestamp>_<uuid>`.
     expect(whole.headers['content-disposition']).toBe(
-      `attachment; filename="2026-12-01T12-00-00-000Z_${HOSTILE_SESSION_ID}.html"`,
+      'attachment; filename=a-prompt-on-another-branch.html',
     );
+    expect(whole.body).toContain('<title>A prompt on another branch</title>');
     expect(whole.body).toContain('A prompt on another branch');
     const onlyPath = await server.app.inject({
       url: `/api/sessions/${HOSTILE_SESSION_ID}/export.html?scope=path`,
       headers: { cookie },
     });
     expect(onlyPath.statusCode).toBe(200);
-    expect(onlyPath.headers['content-disposition']).toContain('-path.html"');
+    // Only the path shows, in its name and title too: its own first prompt.
+    expect(onlyPath.headers['content-disposition']).toBe(
+      'attachment; filename=hello-script-alert-user-script-script-script-alert-2-script-path.html',
+    );
+    expect(onlyPath.body).toContain('<title>Hello &lt;script&gt;alert(');
     expect(onlyPath.body).toContain('Done on the main branch.');
     expect(onlyPath.body).not.toContain('A prompt on another branch');
+  });
+
+  it('names a renamed session by its name, in any script', async () => {
+    const { server, cookies } = await tests.startTeam({ ada: 'admin' }, { listen: false });
+    writeHostileSession(sessionDirFor(server.dataDir, server.workspacePath));
+    const renamed = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/sessions/${HOSTILE_SESSION_ID}`,
+      headers: { cookie: cookies.ada },
+      payload: { name: 'Plan für 日本' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const page = await server.app.inject({
+      url: `/api/sessions/${HOSTILE_SESSION_ID}/export.html`,
+      headers: { cookie: cookies.ada },
+    });
+    // An ASCII fallback for old clients, and the name itself (RFC 8187) for the others.
+    expect(page.headers['content-disposition']).toBe(
+      `attachment; filename="plan-f?r-??.html"; filename*=UTF-8''plan-f%C3%BCr-%E6%97%A5%E6%9C%AC.html`,
+    );
+    expect(page.body).toContain('<title>Plan für 日本</title>');
   });
 
   it('answers 401 without a login, 404 for an unknown id and 400 for an unknown scope', async () => {

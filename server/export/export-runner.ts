@@ -26,6 +26,7 @@ export interface ExportJob {
 
 /** What a worker sends back: a piece of the page, the end, or why it failed. */
 export type ExportWorkerMessage =
+  | { type: 'title'; title: string }
   | { type: 'chunk'; html: string }
   | { type: 'end' }
   | { type: 'failed'; body: ErrorBody; detail?: string };
@@ -79,10 +80,11 @@ export class SessionExporter {
   }
 
   /**
-   * Starts exporting and resolves with the page as a stream once its first piece is rendered, so
-   * a session that cannot be read is refused with its own error before any byte is sent.
+   * Starts exporting and resolves with the page as a stream, and its title, once its first piece
+   * is rendered, so a session that cannot be read is refused with its own error before any byte
+   * is sent.
    */
-  start(request: ExportRequest): Promise<Readable> {
+  start(request: ExportRequest): Promise<{ page: Readable; title: string }> {
     this.admit(request.caller);
     const limits = this.limits;
     const job: ExportJob = {
@@ -105,8 +107,10 @@ export class SessionExporter {
     });
     this.running.set(worker, request.caller);
 
-    return new Promise<Readable>((resolve, reject) => {
+    return new Promise<{ page: Readable; title: string }>((resolvePage, reject) => {
       let started = false;
+      let title = '';
+      const resolve = (page: Readable) => resolvePage({ page, title });
       let over = false;
       let stall: NodeJS.Timeout | undefined;
       const stream = new Readable({
@@ -140,7 +144,9 @@ export class SessionExporter {
       );
       worker.on('message', (message: ExportWorkerMessage) => {
         if (over) return;
-        if (message.type === 'chunk') {
+        if (message.type === 'title') {
+          title = message.title;
+        } else if (message.type === 'chunk') {
           stream.push(message.html);
           stall = setTimeout(
             () => fail(new ArborError('unavailable', 'The download was not read; it stopped.')),

@@ -1,12 +1,32 @@
+import { sessionTitle } from '../../shared/session-title.js';
 import { SessionStore } from '../store/session-store.js';
 import { markdownRenderer } from './html-text.js';
 import { sessionHtmlChunks, type ExportScope } from './session-html.js';
+import type { TreeNode } from '../../shared/session-entries.js';
 
 export interface ExportOptions {
   /** When the export says it was made. */
   now?: Date;
   /** How long markdown may take over the whole export before the rest is shown plain. */
   markdownBudgetMs?: number;
+  /** Told the page's title once the file is read, before the first piece. */
+  onTitle?(title: string): void;
+}
+
+/**
+ * The page's title: the session's name, else its first prompt, as the sidebar names it; with
+ * scope `path`, the first prompt on the path, so that nothing of another branch shows.
+ */
+function exportTitle(
+  name: string | undefined,
+  scope: ExportScope,
+  tree: readonly TreeNode[],
+  onPath: ReadonlySet<string>,
+): string {
+  const first = tree.find(
+    (node) => node.role === 'user' && (scope === 'all' || onPath.has(node.id)),
+  );
+  return sessionTitle({ name, firstMessage: first?.preview ?? '' });
 }
 
 /**
@@ -24,10 +44,12 @@ export function* exportSessionChunks(
     const path = store.getBranch();
     const onPath = new Set(path.map((entry) => entry.id));
     const tree = store.getTree();
+    const title = exportTitle(store.getSessionName(), scope, tree, onPath);
+    options.onTitle?.(title);
     yield* sessionHtmlChunks(
       {
         sessionId: store.sessionId,
-        name: store.getSessionName(),
+        title,
         cwd: store.cwd,
         leafId: store.getLeafId(),
         scope,

@@ -39,6 +39,7 @@ if (port) {
     const pieces = exportSessionChunks(job.file, job.scope, {
       now: new Date(job.now),
       markdownBudgetMs: job.markdownBudgetMs,
+      onTitle: (title) => send({ type: 'title', title }),
     });
     for (const piece of pieces) {
       pending += piece;

@@ -18,7 +18,8 @@ export type ExportScope = 'path' | 'all';
 
 export interface SessionExport {
   sessionId: string;
-  name: string | undefined;
+  /** What the session is called (shared/session-title.ts): as the sidebar shows it. */
+  title: string;
   cwd: string;
   leafId: string | null;
   scope: ExportScope;
@@ -110,7 +111,7 @@ export function* sessionHtmlChunks(
   session: SessionExport,
   markdown: MarkdownRenderer,
 ): Generator<string, void, undefined> {
-  const title = session.name ?? `Session ${session.sessionId}`;
+  const title = session.title;
   const messages = session.path
     .map((entry) => messageOfEntry(entry))
     .filter((message): message is AgentMessage => message !== undefined);

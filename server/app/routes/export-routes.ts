@@ -1,6 +1,7 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { create as contentDisposition } from 'content-disposition';
 import { z } from 'zod';
+import { titleFileName } from '../../../shared/session-title.js';
 import { SessionIdSchema } from '../../../shared/protocol.js';
 import type { SessionLocator } from '../../config/session-locator.js';
 import { ArborError } from '../../errors/error-catalog.js';
@@ -28,9 +29,9 @@ export async function exportRoutes(
     if (!params.success || !location) throw new ArborError('not_found', 'No such session.');
     const query = Query.safeParse(request.query);
     if (!query.success) throw new ArborError('invalid_argument', 'scope is "path" or "all".');
-    let page;
+    let exported;
     try {
-      page = await deps.exporter.start({
+      exported = await deps.exporter.start({
         file: location.file,
         scope: query.data.scope,
         caller: request.user?.name ?? `address ${request.ip}`,
@@ -42,10 +43,11 @@ export async function exportRoutes(
       }
       throw error;
     }
-    const name = `${path.basename(location.file, '.jsonl')}${query.data.scope === 'path' ? '-path' : ''}.html`;
+    // Named as the page is titled (the session's name or first prompt), not `<timestamp>_<uuid>`.
+    const suffix = query.data.scope === 'path' ? '-path.html' : '.html';
     return reply
       .type('text/html; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`)
-      .send(page);
+      .header('content-disposition', contentDisposition(titleFileName(exported.title, suffix)))
+      .send(exported.page);
   });
 }

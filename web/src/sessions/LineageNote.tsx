@@ -1,5 +1,5 @@
 import type { SessionListItem } from '../../../shared/rest-shapes';
-import { sessionTitle } from './session-lineage';
+import { sessionTitle } from '../../../shared/session-title';
 
 /**
  * What tells a fork or clone apart from the session it came from (both open with the same first

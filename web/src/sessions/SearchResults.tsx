@@ -1,6 +1,6 @@
 import type { SearchHit, SessionListItem } from '../../../shared/rest-shapes';
 import { LineageNote } from './LineageNote';
-import { sessionTitle } from './session-lineage';
+import { sessionTitle } from '../../../shared/session-title';
 import type { SearchView } from './use-session-search';
 
 const WHERE: Record<SearchHit['where'], string> = {

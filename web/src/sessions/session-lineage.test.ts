@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineageRows, sessionTitle } from './session-lineage';
+import { lineageRows } from './session-lineage';
 import type { SessionListItem } from '../../../shared/rest-shapes';
 
 function item(id: string, modified: string, parentSessionId?: string): SessionListItem {
@@ -39,13 +39,5 @@ describe('lineageRows', () => {
       item('y', '2', 'x'),
     ]);
     expect(rows.map((r) => r.session.id).sort()).toEqual(['a', 'x', 'y']);
-  });
-});
-
-describe('sessionTitle', () => {
-  it('prefers the name, then the first prompt', () => {
-    expect(sessionTitle({ name: 'Named', firstMessage: 'x' })).toBe('Named');
-    expect(sessionTitle({ firstMessage: 'hello' })).toBe('hello');
-    expect(sessionTitle({ firstMessage: '(no messages)' })).toBe('Untitled session');
   });
 });

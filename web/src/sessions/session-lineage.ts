@@ -42,10 +42,3 @@ export function lineageRows(sessions: readonly SessionListItem[]): LineageRow[] 
   for (const session of byNewest) if (!seen.has(session.id)) rows.push({ session, depth: 0 });
   return rows;
 }
-
-export function sessionTitle(session: Pick<SessionListItem, 'name' | 'firstMessage'>): string {
-  const name = session.name?.trim();
-  if (name) return name;
-  const first = session.firstMessage.trim();
-  return first && first !== '(no messages)' ? first : 'Untitled session';
-}

@@ -3,7 +3,7 @@ import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes
 import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
 import { usePageStore } from '../state/use-page-store';
 import type { ReportOptions } from '../ui/report-options';
-import { sessionTitle } from './session-lineage';
+import { sessionTitle } from '../../../shared/session-title';
 
 /** The longest title a notice quotes; longer ones are cut with an ellipsis. */
 const NOTICE_TITLE_CHARS = 60;

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { openView, shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
-import { sessionTitle } from './session-lineage';
+import { sessionTitle } from '../../../shared/session-title';
 
 /** The open session's title: its name, else what the session list calls it, else "New session". */
 export function useSessionTitle(): string {
