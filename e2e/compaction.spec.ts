@@ -12,7 +12,10 @@ test('a manual compaction shows as a summary in the chat and a node in the graph
   arbor,
 }) => {
   await openArbor(page, arbor.url);
+  // Nothing to compact before the first prompt: the button is off (it once failed twice over).
+  await expect(page.getByRole('button', { name: 'Compact' })).toBeDisabled();
   await sendPrompt(page, 'plan the garden');
+  await expect(page.getByRole('button', { name: 'Compact' })).toBeEnabled();
   await sendPrompt(page, 'add tomatoes');
   await sendPrompt(page, 'and basil');
 

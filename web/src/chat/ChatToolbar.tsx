@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import type { ModelSummary } from '../../../shared/protocol';
 import { useSessionTitle } from '../sessions/use-session-title';
+import { pathHasPrompt } from '../state/active-path';
 import { openView, readEntryId, shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
 import { ModelPicker } from './ModelPicker';
@@ -60,6 +61,11 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const tokens = usage?.tokens ?? 0;
   const window = usage?.contextWindow ?? 0;
   const busy = state ? state.isStreaming || state.isCompacting : true;
+  // Nothing to compact before the first prompt: the button says so by being off.
+  const hasPrompt = usePage((page) => {
+    const view = openView(page);
+    return view ? pathHasPrompt(view) : false;
+  });
   const model = models.find((m) => m.id === state?.modelId);
   const compacting = compactingNow ? (
     <span className="badge" role="status">
@@ -139,7 +145,8 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
           />
           <button
             type="button"
-            disabled={!props.canWrite || busy}
+            disabled={!props.canWrite || busy || !hasPrompt}
+            title={hasPrompt ? undefined : 'Nothing to compact yet: send a prompt first'}
             onClick={() => {
               props.onCompact(instructions.trim() || undefined);
               setInstructions('');

@@ -275,11 +275,20 @@ describe('sessionReducer', () => {
         willRetry: false,
         errorMessage: 'too long',
       },
+      {
+        type: 'compaction_end',
+        reason: 'manual',
+        aborted: false,
+        willRetry: false,
+        errorMessage: 'Compaction failed: nothing fits',
+      },
       { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: '503' },
       { type: 'auto_retry_end', success: false, attempt: 3, finalError: '503 again' },
     ]);
     expect(view.notices.map((n) => n.text)).toEqual([
       'Compaction failed: too long',
+      // Said once, not "Compaction failed: Compaction failed: …".
+      'Compaction failed: nothing fits',
       'Retry failed: 503 again',
     ]);
     expect(view.retry).toBeNull();

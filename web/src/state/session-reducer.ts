@@ -280,8 +280,15 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
       };
     case 'compaction_end': {
       const next = { ...view, compacting: null, state: { ...view.state, isCompacting: false } };
+      // A manual compaction's error already says "Compaction failed: …" (as pi says it).
       if (event.errorMessage)
-        return withNotice(next, 'error', `Compaction failed: ${event.errorMessage}`);
+        return withNotice(
+          next,
+          'error',
+          event.errorMessage.startsWith('Compaction failed')
+            ? event.errorMessage
+            : `Compaction failed: ${event.errorMessage}`,
+        );
       if (event.aborted) return withNotice(next, 'info', 'Compaction cancelled.');
       return next;
     }
