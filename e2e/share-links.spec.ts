@@ -33,6 +33,26 @@ test('a viewer opens a share link after logging in, at the shared point; a revok
   await expect(chatMessages(viewer, 'user')).toHaveText([/the shared question/]);
   await expect(viewer.getByRole('button', { name: 'Share…' })).toBeVisible();
 
+  // A link made at the leaf opens the session as it is, not "reading an earlier point".
+  await admin.getByRole('button', { name: 'Share…' }).click();
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const links = dialog.getByRole('textbox', { name: 'Link by ada' });
+  await expect(links).toHaveCount(2);
+  const values = await Promise.all((await links.all()).map((box) => box.inputValue()));
+  const atLeaf = values.find((value) => value !== link)!;
+  await dialog.getByRole('button', { name: 'Close' }).press('Enter');
+  await viewer.goto(atLeaf);
+  await expect(chatMessages(viewer, 'user')).toHaveText([
+    /the shared question/,
+    /asked after sharing/,
+  ]);
+  await expect(viewer.getByRole('region', { name: 'Reading mode' })).toHaveCount(0);
+  await expect(viewer).not.toHaveURL(/read=/);
+  await admin.getByRole('button', { name: 'Share…' }).click();
+  await dialog.getByRole('button', { name: 'Revoke' }).nth(values.indexOf(atLeaf)).click();
+  await expect(links).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Close' }).press('Enter');
+
   await admin.getByRole('button', { name: 'Share…' }).click();
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await expect(dialog.getByText('No links yet.')).toBeVisible();

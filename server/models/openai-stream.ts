@@ -23,7 +23,7 @@ import { costOf, type ModelInfo } from './model-catalog.js';
 import { reasoningEffortFor, withoutUnsupportedImages } from './request-capabilities.js';
 import { TextGatherer } from './text-gatherer.js';
 import { httpFetch } from './http-fetch.js';
-import { chatCompletionChunks } from './sse-chunks.js';
+import { chatCompletionChunks, ConnectionLostError } from './sse-chunks.js';
 import { resolveRequestTranscript, type RequestTranscript } from './request-transcript.js';
 
 /*
@@ -231,8 +231,13 @@ function describeError(error: unknown): string {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `${error.message.replace(/\.$/, '')}${cause}`;
   }
+  if (error instanceof ConnectionLostError) return error.message;
   if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    // A cause the message already tells is not said twice.
+    const cause =
+      error.cause instanceof Error && !error.message.includes(error.cause.message)
+        ? ` (${error.cause.message})`
+        : '';
     return `${error.message}${cause}`;
   }
   return String(error);

@@ -50,12 +50,18 @@ export async function* chatCompletionChunks(
   } catch (error) {
     if (signal?.aborted || isAbortError(error)) return;
     if (isDroppedConnection(error))
-      throw new Error(`Connection lost while the model was streaming (${error.message})`, {
-        cause: error,
-      });
+      // Node says "aborted" for a peer that hung up, which reads as if someone had pressed Stop.
+      throw new ConnectionLostError(error);
     throw error;
   } finally {
     if (!ended) body.cancel();
+  }
+}
+
+/** The model's server hung up mid-answer; the message says all a person needs, the cause the rest. */
+export class ConnectionLostError extends Error {
+  constructor(cause: Error & { code: string }) {
+    super(`Connection lost while the model was streaming (${cause.code})`, { cause });
   }
 }
 

@@ -18,7 +18,8 @@ export function followShareAfterLogin(): boolean {
 
 /**
  * Reads the entry named by `?read=` once the open session shows it, and drops it from the URL once
- * the chat reads it.
+ * the chat reads it. A link to the session's leaf as it is now opens the session as it is: there
+ * is no earlier point to read.
  */
 export function useReadFromUrl(reading: {
   entryId: string | null;
@@ -28,15 +29,16 @@ export function useReadFromUrl(reading: {
   const ready = usePage(
     (state) => entryId !== null && (openView(state)?.byId.has(entryId) ?? false),
   );
+  const atLeaf = usePage((state) => entryId !== null && openView(state)?.leafId === entryId);
   const { read, entryId: readingId } = reading;
   useEffect(() => {
     if (!ready || entryId === null) return;
-    if (readingId !== entryId) {
+    if (readingId !== entryId && !atLeaf) {
       read(entryId);
       return;
     }
     const url = new URL(window.location.href);
     url.searchParams.delete('read');
     window.history.replaceState(null, '', url);
-  }, [ready, entryId, read, readingId]);
+  }, [ready, atLeaf, entryId, read, readingId]);
 }
