@@ -118,3 +118,27 @@ describe('resources stay inside the workspace and the data folder', () => {
     expect(everything(load(false))).toContain('Operator notes');
   });
 });
+
+describe('an untrusted workspace', () => {
+  const untrusted = (dir: string) =>
+    loadWorkspaceResources({
+      workspace: dir,
+      dataDir,
+      policy: {
+        enabled: true,
+        projectTrusted: false,
+        parents: false,
+        untrustedReason: 'Not trusted.',
+      },
+    });
+
+  it('is named in a warning only when it holds something trust would load', () => {
+    const bare = path.join(root, 'bare');
+    fs.mkdirSync(bare);
+    // Before, every member got "not loaded" on every load of a workspace with nothing to load.
+    expect(untrusted(bare).warnings).toEqual([]);
+    fs.writeFileSync(path.join(bare, 'AGENTS.md'), '# Rules\n');
+    expect(untrusted(bare).warnings).toEqual([{ path: bare, message: 'Not trusted.' }]);
+    expect(untrusted(workspace).warnings).toEqual([{ path: workspace, message: 'Not trusted.' }]);
+  });
+});

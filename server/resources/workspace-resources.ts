@@ -44,6 +44,16 @@ function realDir(dir: string): string | undefined {
   }
 }
 
+/**
+ * Whether the workspace holds resources of its own that trust would load (context files, a `.pi`
+ * or `.agents` folder): an untrusted workspace without any has nothing to say about it.
+ */
+function holdsOwnResources(workspace: string): boolean {
+  return ['AGENTS.md', 'CLAUDE.md', '.pi', path.join('.agents', 'skills')].some((name) =>
+    fs.existsSync(path.join(workspace, name)),
+  );
+}
+
 /** pi's `findGitRepoRoot`: the nearest folder from `dir` up holding `.git`. */
 function gitRoot(dir: string): string | undefined {
   for (let current = dir; ; current = path.dirname(current)) {
@@ -88,7 +98,7 @@ export function loadWorkspaceResources(opts: {
   const warnings: ResourceWarning[] = [];
   const workspace = policy.projectTrusted ? realDir(opts.workspace) : undefined;
   const dataDir = realDir(opts.dataDir);
-  if (!policy.projectTrusted) {
+  if (!policy.projectTrusted && holdsOwnResources(opts.workspace)) {
     warnings.push({
       path: opts.workspace,
       message:

@@ -102,6 +102,7 @@ function WorkbenchPage({
     entries,
     report,
     clear,
+    quiet: readOnly,
   });
   useReadFromUrl(reading);
   useRevealReads(reading);

@@ -17,6 +17,14 @@ describe('resourceWarningsNotice', () => {
     );
   });
 
+  it('ends a message that has its own period with one period, not two', () => {
+    expect(
+      resourceWarningsNotice([{ path: '/w', message: 'Not loaded (arbor workspace trust /w).' }]),
+    ).toBe(
+      "One workspace file was skipped or read with a problem: /w: Not loaded (arbor workspace trust /w). The system prompt's node lists them all.",
+    );
+  });
+
   it('names the first three of many and counts the rest', () => {
     const text = resourceWarningsNotice([1, 2, 3, 4, 5].map(warning))!;
     expect(text).toMatch(/^5 workspace files were skipped/);

@@ -15,7 +15,7 @@ export function resourceWarningsNotice(warnings: readonly ResourceWarning[]): st
   if (warnings.length === 0) return null;
   const listed = warnings
     .slice(0, SHOWN)
-    .map((warning) => `${warning.path}: ${warning.message}`)
+    .map((warning) => `${warning.path}: ${warning.message.replace(/\.$/, '')}`)
     .join('; ');
   const more = warnings.length > SHOWN ? ` (and ${warnings.length - SHOWN} more)` : '';
   const what =

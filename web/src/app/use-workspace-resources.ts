@@ -34,6 +34,7 @@ export function useWorkspaceResources({
   entries,
   report,
   clear,
+  quiet = false,
 }: {
   socket: ArborSocket;
   sessionId: string | null;
@@ -47,6 +48,8 @@ export function useWorkspaceResources({
   entries: number;
   report(text: string, kind?: 'error' | 'info', options?: ReportOptions): void;
   clear(key: string): void;
+  /** The user only reads: warnings about files they cannot change are not announced. */
+  quiet?: boolean;
 }): WorkspaceResourcesView {
   const [held, setHeld] = useState<{ sessionId: string; resources: WorkspaceResources } | null>(
     null,
@@ -64,7 +67,7 @@ export function useWorkspaceResources({
         const key = `${sessionId} ${warningsKey(resources.warnings)}`;
         if (announced.current === key) return;
         announced.current = key;
-        const text = resourceWarningsNotice(resources.warnings);
+        const text = quiet ? null : resourceWarningsNotice(resources.warnings);
         if (text) report(text, 'info', { key: RESOURCES_NOTICE_KEY });
         else clear(RESOURCES_NOTICE_KEY);
       })
@@ -83,7 +86,7 @@ export function useWorkspaceResources({
     return () => {
       live = false;
     };
-  }, [socket, sessionId, ready, running, entries, report, clear]);
+  }, [socket, sessionId, ready, running, entries, report, clear, quiet]);
 
   const resources = held && held.sessionId === sessionId ? held.resources : null;
   const items = useMemo(() => slashItems(resources), [resources]);
