@@ -185,7 +185,9 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
             </section>
           );
         }
-        const rows = lineageRows(sessions[workspace.id] ?? []);
+        // Not listed yet is not empty: "No sessions." only once the list has come.
+        const listed = sessions[workspace.id];
+        const rows = lineageRows(listed ?? []);
         return (
           <section
             key={workspace.id}
@@ -193,7 +195,13 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
             aria-label={`Workspace ${workspace.name}`}
           >
             <h2 title={workspace.path}>{workspace.name}</h2>
-            {rows.length === 0 ? <p className="muted">No sessions.</p> : null}
+            {listed === undefined ? (
+              <p className="muted" role="status">
+                Loading sessions…
+              </p>
+            ) : rows.length === 0 ? (
+              <p className="muted">No sessions.</p>
+            ) : null}
             <ul>
               {rows.map(({ session, depth }) => (
                 <SessionRow
