@@ -63,6 +63,27 @@ test('deleting the open session shows only the notice; Undo opens it again, whol
   await expect(chatMessages(page, 'user')).toHaveText([/pears/, /plums/]);
 });
 
+test('Undo of deleting another session puts it back in the list and leaves the user where they are', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'apples');
+  const apples = openSessionId(page);
+  await startNewSession(page);
+  await sendPrompt(page, 'pears');
+  const pears = openSessionId(page);
+
+  await deleteRow(page, 'apples');
+  await expect(sessionRow(page, apples)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(sessionRow(page, apples)).toHaveCount(1);
+  // Before, Undo moved the user to the restored session.
+  await expect(page).toHaveURL(new RegExp(`session=${pears}`));
+  await expect(sessionRow(page, pears)).toHaveAttribute('class', /is-current/);
+  await expect(chatMessages(page, 'user')).toHaveText([/pears/]);
+});
+
 test('a title without spaces leaves Undo and × on screen, next to the message', async ({
   page,
   arbor,
@@ -96,6 +117,9 @@ test('a title without spaces leaves Undo and × on screen, next to the message',
   const undo = await notice.getByRole('button', { name: 'Undo' }).boundingBox();
   expect(undo!.x - (text!.x + text!.width)).toBeLessThan(40);
   await notice.getByRole('button', { name: 'Undo' }).click();
+  await sidebar(page)
+    .getByRole('button', { name: new RegExp(`^${word}`) })
+    .click();
   await expect(chatMessages(page, 'user')).toHaveText([new RegExp(word), /second/]);
 });
 

@@ -55,6 +55,8 @@ test('new, rename, search and delete to trash', async ({ page, arbor }) => {
   await expect(sessionRows(page)).toHaveCount(2);
 
   await page.getByRole('button', { name: 'Rename apples' }).click();
+  // The field starts with what the row shows, not empty.
+  await expect(page.getByRole('textbox', { name: 'Session name' })).toHaveValue('apples');
   await page.getByRole('textbox', { name: 'Session name' }).fill('Fruit one');
   await page.getByRole('button', { name: 'Save name' }).click();
   await expect(sessionRows(page).first().or(sessionRows(page).last())).toHaveCount(2);
@@ -75,11 +77,14 @@ test('new, rename, search and delete to trash', async ({ page, arbor }) => {
   await expect(sessionRows(page)).toHaveCount(1);
   await expect(page.getByRole('navigation', { name: 'Sessions' })).not.toContainText('Fruit one');
 
-  // The notice offers to undo: the session comes back from the trash, whole, and opens.
+  // The notice offers to undo: the session comes back from the trash, whole; the user stays in the
+  // session they were in (it was not the one deleted).
   await expect(page.getByRole('alert')).toContainText('Moved “Fruit one” to the trash.');
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(sessionRows(page)).toHaveCount(2);
   await expect(page.getByRole('navigation', { name: 'Sessions' })).toContainText('Fruit one');
+  await expect(chatMessages(page, 'user')).toHaveText([/pears/]);
+  await page.getByRole('button', { name: /^Fruit one/ }).click();
   await expect(chatMessages(page, 'user')).toHaveCount(1);
   await expect(chatMessages(page, 'user')).toContainText('apples');
 });

@@ -4,7 +4,7 @@ import { shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
 import { LineageNote } from './LineageNote';
 import { SearchResults } from './SearchResults';
-import { sessionTitle } from '../../../shared/session-title';
+import { sessionTitle, UNTITLED_SESSION } from '../../../shared/session-title';
 import { lineageRows } from './session-lineage';
 import type { SearchView } from './use-session-search';
 import { ForkArrowIcon, PencilIcon, TrashIcon } from '../ui/icons';
@@ -41,7 +41,12 @@ function SessionRow({
 }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const title = sessionTitle(session);
-  const [name, setName] = useState(session.name ?? '');
+  const [name, setName] = useState('');
+  /** The field starts with what the row shows (not empty for an unnamed session), all selected. */
+  const startRename = () => {
+    setName(title === UNTITLED_SESSION ? '' : [...title].slice(0, 200).join(''));
+    setMode('rename');
+  };
   return (
     <li
       className={`session-row${current ? ' is-current' : ''}`}
@@ -60,6 +65,7 @@ function SessionRow({
         >
           <input
             autoFocus
+            onFocus={(event) => event.target.select()}
             aria-label="Session name"
             value={name}
             maxLength={200}
@@ -93,7 +99,7 @@ function SessionRow({
                   type="button"
                   aria-label={`Rename ${title}`}
                   title="Rename"
-                  onClick={() => setMode('rename')}
+                  onClick={startRename}
                 >
                   <PencilIcon />
                 </button>

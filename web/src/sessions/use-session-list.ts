@@ -33,7 +33,8 @@ interface SessionListDeps {
 
 /**
  * The session lists of every workspace (kept in the page store, which the sidebar reads), and the
- * list's own actions: rename, delete (to the trash, with an Undo that opens the session again) and
+ * list's own actions: rename, delete (to the trash, with an Undo that puts it back, open again if it
+ * was open) and
  * the notice when the open session goes away.
  * The user's own delete is news, said once with its Undo; a session closed by anyone else (or a
  * delete in another tab) is an error, dropped as soon as that session is open again.
@@ -92,12 +93,13 @@ export function useSessionList(deps: SessionListDeps) {
   );
 
   const undoDelete = useCallback(
-    (session: SessionListItem, trashed: string) => {
+    (session: SessionListItem, trashed: string, wasOpen: boolean) => {
       const { report, describeError } = depsRef.current;
       restoreSession(session.workspaceId, trashed)
         .then(async (restored) => {
           await refreshSessions(store.getState().workspaces);
-          reopen(restored);
+          // Undo puts things back as they were: the session opens again only if it was open.
+          if (wasOpen) reopen(restored);
         })
         .catch((error: unknown) => report(describeError(error)));
     },
@@ -112,7 +114,7 @@ export function useSessionList(deps: SessionListDeps) {
       deleteSession(session.id)
         .then(async (trashed) => {
           report(`Moved “${shortTitle(sessionTitle(session))}” to the trash.`, 'info', {
-            action: { label: 'Undo', run: () => undoDelete(session, trashed) },
+            action: { label: 'Undo', run: () => undoDelete(session, trashed, wasOpen) },
           });
           const lists = await refreshSessions(store.getState().workspaces);
           if (!wasOpen) return;
