@@ -59,7 +59,7 @@ export const SEARCH_QUERY_MAX = 200;
 export const SearchHitSchema = z.object({
   /** The entry that matched; absent for the session's name. */
   entryId: z.string().optional(),
-  where: z.enum(['name', 'user', 'assistant', 'toolResult']),
+  where: z.enum(['name', 'user', 'assistant', 'toolResult', 'bashExecution']),
   /** The text around the match, whitespace folded, `…` where it was cut. */
   snippet: z.string(),
   /** Where the match lies in `snippet`: [start, end) in UTF-16 units. */

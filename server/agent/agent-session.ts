@@ -156,6 +156,8 @@ export class AgentSession {
     const entryId = this.store.appendMessage(message);
     this.rebuildContext();
     this.emit({ type: 'message_end', message, entryId });
+    // Its output is context now (unless `!!`): the meter counts it at once.
+    this.emitState();
     return message;
   }
 

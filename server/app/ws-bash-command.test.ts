@@ -73,6 +73,26 @@ describe('bash (the editor shell command)', () => {
     expect(saved.message.output).not.toContain('data-folder-secret');
   });
 
+  it('the context meter counts a command output at once', async () => {
+    const before = clients.max.events(sessionId).length;
+    await clients.max.ok({ type: 'bash', sessionId, command: 'seq 1 3000' });
+    const states = clients.max
+      .events(sessionId)
+      .slice(before)
+      .filter((frame) => frame.event.type === 'state_changed');
+    expect(states.length).toBeGreaterThan(0);
+    const last = states.at(-1)!.event;
+    const first = clients.max
+      .events(sessionId)
+      .findLast((frame, i) => i < before && frame.event.type === 'state_changed')?.event;
+    if (last.type !== 'state_changed' || first?.type !== 'state_changed')
+      throw new Error('no state');
+    // Before, the meter stayed where it was until a reload.
+    expect(last.state.contextUsage.tokens ?? 0).toBeGreaterThan(
+      (first.state.contextUsage.tokens ?? 0) + 1000,
+    );
+  });
+
   it('abort stops a running command, which is saved as cancelled', async () => {
     // Before, the command ran on to its end after abort, and after the session was deleted.
     const answer = clients.max.request({

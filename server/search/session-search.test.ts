@@ -53,6 +53,49 @@ describe('runSearchJob', () => {
     expect(fs.statSync(big.file).size).toBeGreaterThan(450_000);
   });
 
+  it('finds an editor shell command by its command line and by its output', async () => {
+    const dir = tempDir();
+    const file = `${dir}/shell.jsonl`;
+    const sessionId = '44444444-5555-4666-8777-888888888888';
+    fs.writeFileSync(
+      file,
+      [
+        {
+          type: 'session',
+          version: 3,
+          id: sessionId,
+          timestamp: '2026-01-01T00:00:00.000Z',
+          cwd: '/ws',
+        },
+        {
+          type: 'message',
+          id: 'bash0001',
+          parentId: null,
+          timestamp: '2026-01-01T00:00:01.000Z',
+          message: {
+            role: 'bashExecution',
+            command: 'grep -r quokka .',
+            output: 'notes.txt: the wombat sleeps',
+            exitCode: 0,
+            cancelled: false,
+            truncated: false,
+            timestamp: 1,
+          },
+        },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n') + '\n',
+    );
+    for (const query of ['quokka', 'WOMBAT sleeps']) {
+      const { results } = await collect({
+        query,
+        files: [{ sessionId, file }],
+        limits: DEFAULT_SEARCH_LIMITS,
+      });
+      expect(results[0]?.hits).toMatchObject([{ entryId: 'bash0001', where: 'bashExecution' }]);
+    }
+  });
+
   it('skips a file that vanished since the listing', async () => {
     const dir = tempDir();
     const kept = session(dir, [{ role: 'user', text: 'still here' }]);

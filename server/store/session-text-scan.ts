@@ -7,7 +7,7 @@ import { openRegularFile } from './regular-file.js';
  * is read up to its last complete line. Older files without entry ids (pi's v1) give no entries.
  */
 
-export type SearchableRole = 'user' | 'assistant' | 'toolResult';
+export type SearchableRole = 'user' | 'assistant' | 'toolResult' | 'bashExecution';
 
 /** One message's searchable text: prompts, the assistant's text (not thinking, not tool calls), tool output. */
 export interface MessageText {
@@ -53,9 +53,17 @@ export function messageTextOfLine(value: unknown): MessageText | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const entry = value as { type?: unknown; id?: unknown; message?: unknown };
   if (entry.type !== 'message' || typeof entry.id !== 'string') return undefined;
-  const message = entry.message as { role?: unknown; content?: unknown } | null | undefined;
+  const message = entry.message as
+    { role?: unknown; content?: unknown; command?: unknown; output?: unknown } | null | undefined;
   if (!message || typeof message !== 'object') return undefined;
   const role = message.role;
+  // An editor `!command`: its command line and its output, as the chat shows them.
+  if (role === 'bashExecution') {
+    const command = typeof message.command === 'string' ? message.command : '';
+    const output = typeof message.output === 'string' ? message.output : '';
+    const text = `$ ${command}\n${output}`;
+    return command || output ? { entryId: entry.id, role, text } : undefined;
+  }
   if (role !== 'user' && role !== 'assistant' && role !== 'toolResult') return undefined;
   const text = textOfBlocks(message.content);
   return text ? { entryId: entry.id, role, text } : undefined;

@@ -124,4 +124,29 @@ describe('MessageView', () => {
     expect(html).not.toContain('Show all');
     expect(html).toContain(`see <span class="long-run">${run}</span>`);
   });
+
+  it('marks a !!command as kept from the model, and a cancelled one as cancelled', () => {
+    const shell = (extra: object) =>
+      renderToStaticMarkup(
+        <MessageView
+          entryId="b1"
+          role="bashExecution"
+          message={{
+            role: 'bashExecution',
+            command: 'ls',
+            output: 'a.txt',
+            cancelled: false,
+            truncated: false,
+            timestamp: 0,
+            ...extra,
+          }}
+          streaming={false}
+        />,
+      );
+    const sent = shell({ exitCode: 0 });
+    expect(sent).not.toContain('not sent to the model');
+    expect(sent).not.toContain('(cancelled)');
+    expect(shell({ exitCode: 0, excludeFromContext: true })).toContain('not sent to the model');
+    expect(shell({ cancelled: true })).toContain('(cancelled)');
+  });
 });

@@ -225,6 +225,12 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
           <summary>
             <code>$ {message.command}</code>
             {message.exitCode ? ` (exit ${message.exitCode})` : ''}
+            {message.cancelled ? ' (cancelled)' : ''}
+            {message.excludeFromContext ? (
+              <span className="badge" title="Run with !!: its output stays out of the context">
+                not sent to the model
+              </span>
+            ) : null}
           </summary>
           <FoldedPre className="tool-output" text={message.output} />
         </details>

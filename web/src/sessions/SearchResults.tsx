@@ -8,6 +8,7 @@ const WHERE: Record<SearchHit['where'], string> = {
   user: 'Prompt',
   assistant: 'Answer',
   toolResult: 'Tool output',
+  bashExecution: 'Shell command',
 };
 
 function Snippet({ hit }: { hit: SearchHit }) {
