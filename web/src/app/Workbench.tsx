@@ -30,7 +30,7 @@ import { useReadingMode } from './use-reading-mode';
 import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices, withSessionNotices } from './use-page-notices';
 import { useWorkspaceResources } from './use-workspace-resources';
-import { describeError, useSession } from './use-session';
+import { describeError, isBusyRefusal, useSession } from './use-session';
 import { useSessionCommands } from './use-session-commands';
 import { useSocketConnection } from './use-socket-connection';
 import { useTreeNavigation } from './use-tree-navigation';
@@ -89,7 +89,11 @@ function WorkbenchPage({
   const canWrite = usePage((state) => openView(state)?.access.canWrite ?? canCreate);
   const entries = usePage((state) => openView(state)?.tree.length ?? 0);
   const sessionNotices = usePage((state) => openView(state)?.notices ?? NO_NOTICES);
-  const fail = useCallback((error: unknown) => notify('error', describeError(error)), [notify]);
+  // A refusal because a run is going on is said until that run ends, not for ever.
+  const fail = useCallback(
+    (error: unknown) => notify('error', describeError(error), isBusyRefusal(error)),
+    [notify],
+  );
 
   const ready = currentId !== null && status === 'open';
   const contextEdits = useContextEdits(socket, canWrite, fail);

@@ -22,8 +22,14 @@ export interface SessionHandle {
   loadBodies(ids: readonly string[]): void;
   /** Keeps bodies the page got otherwise (a `get_path` answer) for `sessionId`. */
   receiveMessages(sessionId: string, messages: PathMessage[]): void;
-  notify(kind: 'error' | 'info', text: string): void;
+  /** `untilIdle`: true only while a run goes on; dropped when it ends. */
+  notify(kind: 'error' | 'info', text: string, untilIdle?: boolean): void;
   dismiss(id: number): void;
+}
+
+/** A refusal because the session is running: true only until the run ends. */
+export function isBusyRefusal(error: unknown): boolean {
+  return error instanceof CommandError && error.code === 'session_busy';
 }
 
 export function describeError(error: unknown): string {
@@ -171,7 +177,8 @@ export function useSession(
     [dispatch],
   );
   const notify = useCallback(
-    (kind: 'error' | 'info', text: string) => dispatch({ type: 'notice', kind, text }),
+    (kind: 'error' | 'info', text: string, untilIdle?: boolean) =>
+      dispatch({ type: 'notice', kind, text, ...(untilIdle ? { untilIdle } : {}) }),
     [dispatch],
   );
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss_notice', id }), [dispatch]);

@@ -265,6 +265,21 @@ describe('sessionReducer', () => {
     expect(view.compacting).toBeNull();
   });
 
+  it('drops a notice that was true only while the run went on when the run ends', () => {
+    let view = run(opened(), [{ type: 'agent_start' }]);
+    view = sessionReducer(view, {
+      type: 'notice',
+      kind: 'error',
+      text: 'The session is running; steer, queue a follow-up or abort.',
+      untilIdle: true,
+    })!;
+    view = sessionReducer(view, { type: 'notice', kind: 'error', text: 'Disk full.' })!;
+    expect(view.notices.map((n) => n.text)).toHaveLength(2);
+    view = run(view, [{ type: 'agent_end', messages: [] }], 2);
+    // Before, "The session is running…" stayed after the run had ended.
+    expect(view.notices.map((n) => n.text)).toEqual(['Disk full.']);
+  });
+
   it('reports a failed compaction and a failed retry as notices', () => {
     const view = run(opened(), [
       { type: 'compaction_start', reason: 'manual' },

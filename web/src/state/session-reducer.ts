@@ -35,6 +35,8 @@ export interface Notice {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** True only while a run goes on ("The session is running…"): dropped when it ends. */
+  untilIdle?: boolean;
 }
 
 export interface SessionView {
@@ -85,7 +87,7 @@ export type SessionAction =
   | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
   /** Bodies of path messages (a `get_path` answer: another branch being read). */
   | { type: 'messages_loaded'; sessionId: string; messages: PathMessage[] }
-  | { type: 'notice'; kind: Notice['kind']; text: string }
+  | { type: 'notice'; kind: Notice['kind']; text: string; untilIdle?: boolean }
   | { type: 'dismiss_notice'; id: number }
   | { type: 'closed'; sessionId: string; reason: string };
 
@@ -161,9 +163,15 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
   return view;
 }
 
-function withNotice(view: SessionView, kind: Notice['kind'], text: string): SessionView {
+function withNotice(
+  view: SessionView,
+  kind: Notice['kind'],
+  text: string,
+  untilIdle = false,
+): SessionView {
   const noticeSeq = view.noticeSeq + 1;
-  const notices = [...view.notices, { id: noticeSeq, kind, text }].slice(-5);
+  const notice: Notice = { id: noticeSeq, kind, text, ...(untilIdle ? { untilIdle } : {}) };
+  const notices = [...view.notices, notice].slice(-5);
   return { ...view, notices, noticeSeq };
 }
 
@@ -188,6 +196,10 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
         streaming: null,
         retry: null,
         state: { ...view.state, isStreaming: false },
+        // What was true only while the run went on is not true now.
+        notices: view.notices.some((notice) => notice.untilIdle)
+          ? view.notices.filter((notice) => !notice.untilIdle)
+          : view.notices,
       };
     case 'turn_start':
     case 'turn_end':
@@ -395,7 +407,7 @@ export function sessionReducer(
       return { ...view, bodies };
     }
     case 'notice':
-      return withNotice(view, action.kind, action.text);
+      return withNotice(view, action.kind, action.text, action.untilIdle);
     case 'dismiss_notice':
       return { ...view, notices: view.notices.filter((n) => n.id !== action.id) };
     case 'closed':
