@@ -16,7 +16,7 @@ import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import { BackgroundSync } from './background-sync.js';
 import { compactWithEvents, type CompactionOutcome } from './compaction-run.js';
 import { EventListeners } from './event-listeners.js';
-import { runShellCommand, shellRunner } from './shell-command.js';
+import { ShellCommands } from './shell-command.js';
 import { createCompleteFn, type CompactionContext } from '../compaction/context-transforms.js';
 import { loopConfig } from './loop-config.js';
 import { applyNavigation, branchSummaryOptions, resolveNavigation } from './navigation.js';
@@ -69,7 +69,7 @@ export class AgentSession {
   private manualCompaction: Promise<CompactionResult> | undefined;
   private disposed = false;
   /** The editor's `!command`s running now: abort and dispose stop them. */
-  private readonly shellCommands = new Set<AbortController>();
+  private readonly shellCommands: ShellCommands;
   /** The loop's message being streamed (its own object, not a copy), or null. */
   private streaming: (() => AssistantMessage) | null = null;
   private readonly syncer: BackgroundSync;
@@ -81,6 +81,7 @@ export class AgentSession {
     this.catalog = deps.catalog;
     this.model = deps.model;
     this.recorder = new RunRecorder(deps);
+    this.shellCommands = new ShellCommands(deps.tools);
     this.requestedThinkingLevel = deps.thinkingLevel;
     this.thinkingLevel = clampThinkingLevel(deps.model, deps.thinkingLevel);
     this.messages = this.store.buildSessionContext().messages;
@@ -141,15 +142,7 @@ export class AgentSession {
   /** The editor's `!command`, saved as pi's bashExecution message once no run is streaming. */
   async bash(command: string, excludeFromContext: boolean): Promise<AgentMessage> {
     this.store.ensureWritable();
-    const run = shellRunner(this.deps.tools);
-    const controller = new AbortController();
-    this.shellCommands.add(controller);
-    let message: AgentMessage;
-    try {
-      message = await runShellCommand(run, command, excludeFromContext, controller.signal);
-    } finally {
-      this.shellCommands.delete(controller);
-    }
+    const message = await this.shellCommands.run(command, excludeFromContext);
     while (this.run) await this.run.catch(() => undefined);
     if (this.disposed) throw new InvalidRequestError('The session is closed');
     // Its message_end names the entry, as for the agent's messages: the page shows it from that.
@@ -166,7 +159,7 @@ export class AgentSession {
    * the run has ended. A stopped command is saved as cancelled, as pi saves it.
    */
   async abort(): Promise<void> {
-    for (const command of this.shellCommands) command.abort();
+    this.shellCommands.abortAll();
     this.controller?.abort();
     await this.run?.catch(() => {});
   }
@@ -308,11 +301,12 @@ export class AgentSession {
 
   getState(): AgentSessionState {
     const branch = this.store.getBranch();
+    const modelProblem = this.catalog.problemOf(this.model);
     return {
       isStreaming: this.run !== undefined,
       isCompacting: this.compacting,
       modelId: this.model.id,
-      ...(this.modelProblem() ? { modelProblem: this.modelProblem() } : {}),
+      ...(modelProblem ? { modelProblem } : {}),
       thinkingLevel: this.thinkingLevel,
       ...this.queues.texts(),
       leafId: this.store.getLeafId(),
@@ -348,11 +342,6 @@ export class AgentSession {
   }
 
   // ------------------------------------------------------------------ internals
-
-  /** Why the session's model cannot be called now (not configured here, or no key), if so. */
-  private modelProblem(): string | undefined {
-    return this.model.unavailable ?? this.catalog.missingKeyReason(this.model.id);
-  }
 
   /** Refuses a model call on a model this server does not know, naming it and what to do. */
   private assertModelCallable(): void {

@@ -34,3 +34,28 @@ export async function runShellCommand(
     ...(excludeFromContext ? { excludeFromContext: true } : {}),
   } as AgentMessage;
 }
+
+/**
+ * A session's running `!command`s: each runs with its own abort signal, and `abortAll` (the
+ * session's abort, or its closing) stops every one still running.
+ */
+export class ShellCommands {
+  private readonly running = new Set<AbortController>();
+
+  constructor(private readonly tools: ReadonlyMap<string, AnyAgentTool>) {}
+
+  async run(command: string, excludeFromContext: boolean): Promise<AgentMessage> {
+    const shell = shellRunner(this.tools);
+    const controller = new AbortController();
+    this.running.add(controller);
+    try {
+      return await runShellCommand(shell, command, excludeFromContext, controller.signal);
+    } finally {
+      this.running.delete(controller);
+    }
+  }
+
+  abortAll(): void {
+    for (const controller of this.running) controller.abort();
+  }
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
+import { writeLocalProvider } from '../models/test-support/local-provider.js';
 import { serverPerTest } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -12,28 +13,13 @@ import { WsTestClient } from './test-support/ws-test-client.js';
 
 const tests = serverPerTest();
 
-function prepare(dataDir: string): void {
-  fs.writeFileSync(
-    path.join(dataDir, 'models.json'),
-    JSON.stringify({
-      providers: {
-        local: {
-          api: 'openai-completions',
-          baseUrl: 'http://127.0.0.1:9/v1',
-          models: [{ id: 'local-model' }],
-        },
-      },
-    }),
-  );
-}
-
 const SECRET = 'sk-local-0123456789';
 
 describe('provider keys', () => {
   it('only an admin saves or removes a key; it lands in auth.json and the model has a key at once', async () => {
     const { server, cookies } = await tests.startTeam(
       { ada: 'admin', max: 'member', vic: 'viewer' },
-      { prepare },
+      { prepare: writeLocalProvider },
     );
     const call = (method: string, who: keyof typeof cookies, body?: unknown, provider = 'local') =>
       fetch(`${server.url}/api/providers/${provider}/key`, {

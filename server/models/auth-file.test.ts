@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readModelsWithPi16 } from '../store/test-support/pi16-oracle.js';
 import { AuthFile, literalConfigValue } from './auth-file.js';
 import { ModelCatalog } from './model-catalog.js';
+import { writeLocalProvider } from './test-support/local-provider.js';
 
 /*
  * pi's auth.json as Arbor reads and writes it: pi's format and lock, keys entered by a person kept
@@ -19,22 +20,6 @@ function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbor-auth-'));
   dirs.push(dir);
   return dir;
-}
-
-/** A models.json with one OpenAI-compatible provider and no key of its own. */
-function localProvider(dir: string): void {
-  fs.writeFileSync(
-    path.join(dir, 'models.json'),
-    JSON.stringify({
-      providers: {
-        local: {
-          api: 'openai-completions',
-          baseUrl: 'http://127.0.0.1:9/v1',
-          models: [{ id: 'local-model' }],
-        },
-      },
-    }),
-  );
 }
 
 describe('auth.json', () => {
@@ -99,7 +84,7 @@ describe('auth.json', () => {
 
   it('gives a model the key of its provider before models.json and the environment, as pi 1.6 does', async () => {
     const dir = tempDir();
-    localProvider(dir);
+    writeLocalProvider(dir);
     const catalog = () => ModelCatalog.load({ dataDir: dir, env: {} });
     expect(catalog().missingKeyReason('local-model')).toMatch(/^No API key/);
     // Typed into the page: were it stored as written, pi would run it as a command.

@@ -363,6 +363,11 @@ export class ModelCatalog {
     };
   }
 
+  /** Why `model` cannot be called now (not configured here, or no key), if so. */
+  problemOf(model: ModelInfo): string | undefined {
+    return model.unavailable ?? this.missingKeyReason(model.id);
+  }
+
   defaultModel(): ModelInfo {
     return this.models.get(this.defaultId)!;
   }
