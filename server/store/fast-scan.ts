@@ -4,10 +4,11 @@ import { LineScanner, NODE } from './line-scan.js';
 /*
  * The skeleton of one `message` line without JSON.parse, for a line in hand (the loader scans
  * whole files through `LineScanner` directly). The rule itself is the WebAssembly line scan's
- * (wasm/line-scan/line-scan.ts): for the key order pi and Arbor write, the envelope from the
- * first bytes and the preview from the first text, skipping the rest of the line. Anything
- * unexpected returns undefined and the caller parses the line. The result equals
- * `nodeOfEntry(JSON.parse(line))` (tested).
+ * (wasm/line-scan/message-line.ts): the envelope in the key order pi and Arbor write, then the
+ * rest of the line walked as JSON, each key the node needs read in its own object and refused
+ * when it occurs twice there. Anything unexpected returns undefined and the caller parses the
+ * line. The result equals `nodeOfEntry(JSON.parse(line))` (tested, on hostile lines too:
+ * line-scan-agreement.test.ts).
  */
 
 let scanner: LineScanner | undefined;

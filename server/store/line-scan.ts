@@ -6,10 +6,12 @@ import { LINE_SCAN_WASM } from './line-scan-wasm.js';
  * `npm run build:wasm`). A big session's first open spends most of its time cutting lines and
  * reading message skeletons; in JavaScript that code runs cold (interpreted, then compiled by
  * the optimising compiler while the file is read), while WebAssembly is compiled once, before
- * its first line, and runs at full speed from there. The module finds the lines and the byte
- * ranges of each message's id, parent and timestamp, and decodes its preview; this file makes
- * the strings and the node. Lines it does not recognise (another key order, an unknown role or
- * stop reason, escapes in a tool's name, images) come back as PARSE, for JSON.parse.
+ * its first line, and runs at full speed from there. The module finds the lines, walks each
+ * message line as JSON (so it reads what JSON.parse would, duplicate keys and all), finds the
+ * byte ranges of its id, parent and timestamp and decodes its preview; this file makes the
+ * strings and the node. Lines it does not read as JSON.parse would for certain (another key
+ * order, an unknown role or stop reason, a key the node needs given twice, white space between
+ * tokens, invalid UTF-8 in the preview, images) come back as PARSE, for JSON.parse.
  */
 
 /** What the scan says of a line: NODE (its skeleton is in the row), else PARSE or BLANK (0, 2). */

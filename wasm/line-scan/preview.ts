@@ -2,11 +2,9 @@
 // `…` when cut; decoded straight from the bytes of JSON strings into UTF-16 in the previews
 // region (`makePreview` in server/store/tree-node.ts is the same rule for strings in hand;
 // fast-scan.test.ts compares the two).
-import { BACKSLASH, hexDigit, QUOTE } from './json-string';
+import { BACKSLASH, hexDigit, QUOTE, utf8Size } from './json-string';
 import { PREVIEW_LENGTH } from './layout';
-import { byteAt, indexOf, lineEnd, matchAt, pat } from './search';
-
-const TEXT_BLOCK = '{"type":"text","text":"';
+import { byteAt, lineEnd, pat } from './search';
 
 let out: usize = 0;
 let length: i32 = 0;
@@ -186,22 +184,11 @@ export function pushJsonString(p: usize, end: usize): usize {
       i++;
       continue;
     }
-    // Multi-byte UTF-8: decode the code point, push UTF-16 code units.
-    let point: u32;
-    let size: usize;
-    if (c >= 0xf0) {
-      point = c & 0x07;
-      size = 4;
-    } else if (c >= 0xe0) {
-      point = c & 0x0f;
-      size = 3;
-    } else if (c >= 0xc0) {
-      point = c & 0x1f;
-      size = 2;
-    } else {
-      return MALFORMED;
-    }
-    if (i + size > end) return MALFORMED;
+    // Multi-byte UTF-8: decode the code point, push UTF-16 code units. Bytes that are not
+    // well-formed UTF-8 (which Buffer's decoder replaces with U+FFFD) go to the parse.
+    const size = i < end ? utf8Size(i) : 0;
+    if (size == 0 || i + size > end) return MALFORMED;
+    let point: u32 = c & (size == 2 ? 0x1f : size == 3 ? 0x0f : 0x07);
     for (let k: usize = 1; k < size; k++) point = (point << 6) | (byteAt(i + k) & 0x3f);
     if (point > 0xffff) {
       point -= 0x10000;
@@ -213,21 +200,4 @@ export function pushJsonString(p: usize, end: usize): usize {
     i += size;
   }
   return MALFORMED;
-}
-
-/** Pushes every text block from `from` to `end` until the preview is full; false if malformed. */
-export function pushTextBlocks(from: usize, end: usize): bool {
-  let at = matchAt(from, TEXT_BLOCK)
-    ? from
-    : matchAt(from + 1, TEXT_BLOCK)
-      ? from + 1
-      : indexOf(TEXT_BLOCK, from);
-  while (at != 0 && at < end && !full()) {
-    space();
-    const close = pushJsonString(at + <usize>TEXT_BLOCK.length, end);
-    if (close == MALFORMED) return false;
-    if (close == STOPPED_FULL) return true;
-    at = indexOf(TEXT_BLOCK, close);
-  }
-  return true;
 }

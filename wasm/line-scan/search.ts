@@ -1,5 +1,5 @@
-// The line being scanned and the byte searches in it. Patterns are static strings (UTF-16 in
-// memory, ASCII here), compared byte by unit; every read stays inside the line, and 16-byte loads
+// The line being scanned, comparisons with static strings (UTF-16 in memory, ASCII here, compared
+// byte by unit) and the search for its end; every read stays inside the line, and 16-byte loads
 // happen only where 16 bytes of it remain.
 
 /** The line being scanned ends at `lineEnd` (an absolute address; set by `startLine`). */
@@ -32,45 +32,6 @@ export function matchAt(p: usize, s: string): bool {
 /** True when `[p, e)` holds exactly `s`. */
 export function isAt(p: usize, e: usize, s: string): bool {
   return e - p == <usize>s.length && matchAt(p, s);
-}
-
-/** The first `s` in `[from, lineEnd)`, or 0. Candidates are found 16 bytes at a time. */
-export function indexOf(s: string, from: usize): usize {
-  const n = <usize>s.length;
-  if (from + n > lineEnd) return 0;
-  const q = pat(s);
-  const first = i8x16.splat(<i8>load<u16>(q));
-  const second = i8x16.splat(<i8>load<u16>(q + 2));
-  const last = lineEnd - n; // last position a match can start at
-  let p = from;
-  while (p + 17 <= lineEnd) {
-    const a = i8x16.eq(v128.load(p), first);
-    const b = i8x16.eq(v128.load(p + 1), second);
-    let mask = i8x16.bitmask(v128.and(a, b));
-    while (mask != 0) {
-      const at = p + <usize>ctz(mask);
-      if (at > last) return 0;
-      if (matchAt(at, s)) return at;
-      mask &= mask - 1;
-    }
-    p += 16;
-  }
-  for (; p <= last; p++) {
-    if (matchAt(p, s)) return p;
-  }
-  return 0;
-}
-
-/** The last `s` in `[from, lineEnd)`, or 0 (pi writes these keys near the line's end). */
-export function lastIndexOf(s: string, from: usize): usize {
-  const n = <usize>s.length;
-  if (from + n > lineEnd) return 0;
-  const first = <u32>load<u16>(pat(s));
-  for (let p = lineEnd - n; p >= from; p--) {
-    if (byteAt(p) == first && matchAt(p, s)) return p;
-    if (p == from) break;
-  }
-  return 0;
 }
 
 /** The first newline in `[p, end)`, or `end`; 16 bytes at a time. */
