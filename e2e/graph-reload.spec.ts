@@ -26,10 +26,10 @@ test('the graph grown during a live conversation is the graph a reload draws', a
   await sendPrompt(page, 'look around\n/tool ls {"path":"."}');
   await sendPrompt(page, 'look again\n/tool ls {"path":"."}\n/tool ls {"path":"."}');
   const model = page.getByRole('combobox', { name: 'Model' });
-  await model.selectOption('gpt-4o');
-  await expect(model).toHaveValue('gpt-4o');
-  await model.selectOption('arbor-demo');
-  await expect(model).toHaveValue('arbor-demo');
+  await model.selectOption('openai/gpt-4o');
+  await expect(model).toHaveValue('openai/gpt-4o');
+  await model.selectOption('arbor/arbor-demo');
+  await expect(model).toHaveValue('arbor/arbor-demo');
   await sendPrompt(page, 'third\n/tool ls {"path":"."}');
   // Branch from the second prompt: its turn, tools and all, leaves the active path. (Nodes outside
   // the view are not in the document: show the whole graph first.)

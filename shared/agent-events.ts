@@ -149,7 +149,7 @@ export type SessionChangeEvent =
   | { type: 'label_changed'; targetId: string; label?: string }
   | { type: 'session_info_changed'; name?: string }
   | { type: 'thinking_level_changed'; level: string }
-  | { type: 'model_changed'; modelId: string }
+  | { type: 'model_changed'; provider: string; modelId: string }
   /**
    * The session's state as the server computes it (server/agent/session-metrics.ts): sent when a
    * run ends, after each saved answer, and whenever the model, thinking level, context (a
@@ -170,6 +170,8 @@ export interface ContextUsage {
 export interface SessionState {
   isStreaming: boolean;
   isCompacting: boolean;
+  /** The session's model, as pi names it: provider and id. */
+  provider: string;
   modelId: string;
   /** Why the session's model cannot be used now (not configured on the server, no key), if so. */
   modelProblem?: string;

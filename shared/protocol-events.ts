@@ -59,6 +59,7 @@ export const ContextUsageSchema = z.object({
 export const AgentStateSchema = z.object({
   isStreaming: z.boolean(),
   isCompacting: z.boolean(),
+  provider: z.string(),
   modelId: z.string(),
   modelProblem: z.string().optional(),
   thinkingLevel: z.string(),
@@ -111,7 +112,7 @@ export const AgentSessionEventSchema = z.discriminatedUnion('type', [
   event('label_changed', { targetId: z.string(), label: z.string().optional() }),
   event('session_info_changed', { name: z.string().optional() }),
   event('thinking_level_changed', { level: z.string() }),
-  event('model_changed', { modelId: z.string() }),
+  event('model_changed', { provider: z.string(), modelId: z.string() }),
   event('state_changed', { state: AgentStateSchema }),
 ]);
 

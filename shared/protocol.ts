@@ -22,8 +22,10 @@ export {
  * `snapshot` and `get_tree` travelled encoded in columns. 3: `message_end` names its entry, the
  * server pushes `state_changed`, and every event and command result has a schema. 4: the tree is
  * a plain `TreeNode[]` again, compressed by the WebSocket's per-message deflate (decision 033).
+ * 5: a model is the pair pi names it by: `set_model`, `model_changed` and the session's `state`
+ * carry `provider` beside `modelId` (decision 104).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The WebSocket path on the server. */
 export const WS_PATH = '/api/ws';
@@ -194,7 +196,10 @@ export const SwitchSessionSchema = command('switch_session', { sessionId: Sessio
 export const CompactSchema = sessionCommand('compact', {
   customInstructions: z.string().max(100_000).optional(),
 });
-export const SetModelSchema = sessionCommand('set_model', { modelId: z.string().min(1).max(200) });
+export const SetModelSchema = sessionCommand('set_model', {
+  provider: z.string().min(1).max(200),
+  modelId: z.string().min(1).max(200),
+});
 export const SetThinkingLevelSchema = sessionCommand('set_thinking_level', {
   level: ThinkingLevelNameSchema,
 });

@@ -354,14 +354,14 @@ describe('navigation, settings and state', () => {
     const { session, events } = await h.open();
     session.setThinkingLevel('high');
     expect(() => session.setThinkingLevel('extreme')).toThrow(/Unknown thinking level/);
-    session.setModel('gpt-4o');
+    session.setModel({ provider: 'openai', modelId: 'gpt-4o' });
     expect(events.some((e) => e.type === 'model_changed' && e.modelId === 'gpt-4o')).toBe(true);
     // Neither model reasons: the level asked for waits for one that does.
     expect(session.getState().thinkingLevel).toBe('off');
-    session.setModel('o4-mini');
+    session.setModel({ provider: 'openai', modelId: 'o4-mini' });
     expect(session.getState().thinkingLevel).toBe('high');
     expect(session.store.buildSessionContext().thinkingLevel).toBe('high');
-    session.setModel('arbor-demo');
+    session.setModel({ provider: 'arbor', modelId: 'arbor-demo' });
     session.setSessionName('  My session ');
     expect(session.store.getSessionName()).toBe('My session');
     expect(() => session.setSessionName('   ')).toThrow();
@@ -379,7 +379,7 @@ describe('navigation, settings and state', () => {
 
   it('a model without a key fails as data with a clear message', async () => {
     const { session } = await h.open({
-      modelId: 'gpt-4o',
+      model: { provider: 'openai', modelId: 'gpt-4o' },
       settings: { retry: { enabled: false } },
     });
     await session.prompt('hello');

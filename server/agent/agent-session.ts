@@ -6,6 +6,7 @@ import type {
 } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, ImageContent } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
+import { modelRefText, type ModelRef } from '../../shared/model-ref.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { ContextChange } from '../store/context-edit-rule.js';
@@ -222,14 +223,14 @@ export class AgentSession {
     });
   }
 
-  setModel(modelId: string): void {
-    const model = this.catalog.get(modelId);
-    if (!model) throw new UnknownModelError(`Unknown model "${modelId}"`);
+  setModel(ref: ModelRef): void {
+    const model = this.catalog.get(ref.provider, ref.modelId);
+    if (!model) throw new UnknownModelError(`Unknown model "${modelRefText(ref)}"`);
     if (model.id === this.model.id && model.provider === this.model.provider) return;
     this.store.appendModelChange(model.provider, model.id);
     this.model = model;
     this.recorder.modelChanged();
-    this.emit({ type: 'model_changed', modelId: model.id });
+    this.emit({ type: 'model_changed', provider: model.provider, modelId: model.id });
     this.applyThinkingLevel();
     this.emitState();
   }
@@ -305,6 +306,7 @@ export class AgentSession {
     return {
       isStreaming: this.run !== undefined,
       isCompacting: this.compacting,
+      provider: this.model.provider,
       modelId: this.model.id,
       ...(modelProblem ? { modelProblem } : {}),
       thinkingLevel: this.thinkingLevel,
@@ -422,7 +424,7 @@ export class AgentSession {
     return loopConfig(this.deps, {
       store: this.store,
       model: () => this.model,
-      apiKeyFor: (model) => this.catalog.apiKeyFor(model.id),
+      apiKeyFor: (model) => this.catalog.apiKeyFor(model),
       thinkingLevel: () => this.thinkingLevel,
       compact: async (reason) => {
         const outcome = await this.runCompaction(reason, undefined, false);
@@ -468,7 +470,7 @@ export class AgentSession {
   }
 
   private compactionContext(signal: AbortSignal): CompactionContext {
-    const apiKey = this.catalog.apiKeyFor(this.model.id);
+    const apiKey = this.catalog.apiKeyFor(this.model);
     const complete = createCompleteFn(this.deps.streamFn, this.model, apiKey);
     const { store, model, thinkingLevel } = this;
     const settings = this.deps.compactionSettings;

@@ -12,6 +12,7 @@ import type { Compactor, ContextStep } from '../compaction/context-transforms.js
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { buildSystemPromptSections, type SystemPromptSections } from './system-prompt.js';
 import { NO_RESOURCES, type AgentResources } from './agent-resources.js';
+import { modelRefText, type ModelRef } from '../../shared/model-ref.js';
 
 /*
  * The library entry, like pi's createAgentSession: a workspace, a store (file or in-memory) and a
@@ -32,7 +33,7 @@ export interface CreateAgentSessionOptions {
   store: SessionStore;
   catalog: ModelCatalog;
   /** Else the model restored from the session, else the catalog's default. */
-  modelId?: string;
+  model?: ModelRef;
   toolPolicy?: ToolPolicy;
   settings?: AgentSessionSettings;
   /** The model call; the openai SDK by default. Tests may pass a scripted one. */
@@ -61,9 +62,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   if (!stat?.isDirectory()) throw new Error(`Workspace "${opts.workspace}" is not a directory`);
   const { store, catalog } = opts;
   let model: ModelInfo;
-  if (opts.modelId !== undefined) {
-    const chosen = catalog.get(opts.modelId);
-    if (!chosen) throw new UnknownModelError(`Unknown model "${opts.modelId}"`);
+  if (opts.model !== undefined) {
+    const chosen = catalog.get(opts.model.provider, opts.model.modelId);
+    if (!chosen) throw new UnknownModelError(`Unknown model "${modelRefText(opts.model)}"`);
     model = chosen;
   } else {
     model = restoredModel(catalog, store) ?? catalog.defaultModel();

@@ -9,7 +9,7 @@ import {
   currentTools,
   systemMessageText,
 } from '../../shared/system-prompt.js';
-import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { openaiStream } from '../models/openai-stream.js';
@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 async function promptOnce(store: SessionStore, text: string, model?: ModelInfo) {
-  const chosen = model ?? catalog.get(DEMO_MODEL_ID)!;
+  const chosen = model ?? catalog.lookup(DEMO_MODEL_ID)!;
   // The stream function sees the model chosen for the test (e.g. one taking mid-conversation
   // system messages), so the wire shows how that model is sent the session.
   const streamFn: StreamFn = (request) => openaiStream({ ...request, model: chosen });
@@ -66,7 +66,7 @@ async function promptOnce(store: SessionStore, text: string, model?: ModelInfo) 
     workspace,
     store,
     catalog,
-    modelId: DEMO_MODEL_ID,
+    model: { provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID },
     toolPolicy: { bash: 'unsandboxed' },
     streamFn,
   });
@@ -163,7 +163,7 @@ describe('the request is the recorded prompt, replayed', () => {
     const file = path.join(sessionDir, 'pi-written-mid.jsonl');
     fs.copyFileSync(path.join(PI16_FIXTURES, 'print-tools.jsonl'), file);
     const piPrompt = systemMessages(file)[0]!;
-    const model = { ...catalog.get(DEMO_MODEL_ID)!, supportsMidConvoSystemMessages: true };
+    const model = { ...catalog.lookup(DEMO_MODEL_ID)!, supportsMidConvoSystemMessages: true };
     const request = await promptOnce(SessionStore.open(file), 'over to Arbor', model);
 
     const system = request.messages.filter((m) => m.role === 'system');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage, ImageContent } from '../../shared/messages.js';
-import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { openaiStream } from '../models/openai-stream.js';
 import { TOOL_IMAGE_OMITTED, USER_IMAGE_OMITTED } from '../models/request-capabilities.js';
@@ -31,6 +31,9 @@ afterAll(async () => {
   await proxy.close();
   await h.close();
 });
+
+/** A model of the test catalog's provider. */
+const lab = (modelId: string) => ({ provider: 'lab', modelId });
 
 function catalog(): ModelCatalog {
   const entry = (id: string, extra: Record<string, unknown>) => ({
@@ -76,13 +79,13 @@ describe('thinking level per model', () => {
   it('the level asked for is re-clamped on every model change and the state shows the effective one', async () => {
     const { session, events } = await h.open({ catalog: catalog() });
     session.setThinkingLevel('xhigh');
-    session.setModel('deep-thinker');
+    session.setModel(lab('deep-thinker'));
     expect(session.getState().thinkingLevel).toBe('xhigh');
-    session.setModel('thinker');
+    session.setModel(lab('thinker'));
     expect(session.getState().thinkingLevel).toBe('high');
-    session.setModel(DEMO_MODEL_ID);
+    session.setModel({ provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID });
     expect(session.getState().thinkingLevel).toBe('off');
-    session.setModel('deep-thinker');
+    session.setModel(lab('deep-thinker'));
     expect(session.getState().thinkingLevel).toBe('xhigh');
     const changes = events.flatMap((e) =>
       e.type === 'model_changed'
@@ -112,7 +115,7 @@ describe('thinking level per model', () => {
       levels.push(request.thinkingLevel);
       return openaiStream(request);
     };
-    const { session } = await h.open({ catalog: catalog(), modelId: 'thinker', streamFn });
+    const { session } = await h.open({ catalog: catalog(), model: lab('thinker'), streamFn });
     session.setThinkingLevel('xhigh');
     bodies.length = 0;
     await session.prompt('think hard');
@@ -121,27 +124,27 @@ describe('thinking level per model', () => {
   });
 
   it('a new session on a model that always reasons starts at its lowest level', async () => {
-    const { session } = await h.open({ catalog: catalog(), modelId: 'always-thinks' });
+    const { session } = await h.open({ catalog: catalog(), model: lab('always-thinks') });
     expect(session.getState().thinkingLevel).toBe('minimal');
     expect(thinkingEntries(session.store)).toEqual(['minimal']);
   });
 
   it('a session reopened on a model that cannot honour its level shows the clamped one and writes nothing', async () => {
-    const first = await h.open({ catalog: catalog(), modelId: 'thinker' });
+    const first = await h.open({ catalog: catalog(), model: lab('thinker') });
     first.session.setThinkingLevel('high');
     const file = first.session.store.file!;
     await first.session.dispose();
     const before = fs.readFileSync(file, 'utf8');
     const { session } = await h.open({
       catalog: catalog(),
-      modelId: DEMO_MODEL_ID,
+      model: { provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID },
       store: SessionStore.open(file),
     });
     expect(session.getState().thinkingLevel).toBe('off');
     // Opening on another model records that model, and no thinking level.
     const added = fs.readFileSync(file, 'utf8').slice(before.length);
     expect(added).not.toContain('thinking_level_change');
-    session.setModel('thinker');
+    session.setModel(lab('thinker'));
     expect(session.getState().thinkingLevel).toBe('high');
   });
 });
@@ -159,7 +162,7 @@ function imageParts(body: Record<string, unknown>): number {
 describe('images for a model that cannot see them', () => {
   it('are sent as notes, while the session file keeps them', async () => {
     fs.writeFileSync(path.join(h.workspace, 'pic.png'), Buffer.from(PNG.data, 'base64'));
-    const { session } = await h.open({ catalog: catalog(), modelId: 'blind' });
+    const { session } = await h.open({ catalog: catalog(), model: lab('blind') });
     bodies.length = 0;
     await session.prompt('look at this\n/tool read {"path":"pic.png"}', { images: [PNG] });
     expect(bodies).toHaveLength(2);
@@ -187,7 +190,7 @@ describe('images for a model that cannot see them', () => {
     expect(images).toEqual([PNG, PNG]);
 
     // The same history sent to a model that sees images carries both.
-    session.setModel('sees');
+    session.setModel(lab('sees'));
     bodies.length = 0;
     await session.prompt('and now?');
     expect(imageParts(bodies[0]!)).toBe(2);

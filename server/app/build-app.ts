@@ -17,7 +17,7 @@ import { ConfigError, isLoopbackHost, type ArborConfig } from '../config/load-co
 import { hasBwrap, toolPolicyFor } from '../tools/tool-policy.js';
 import type { DemoModelOptions } from '../demo-model/demo-model-handler.js';
 import { demoModelPlugin } from '../demo-model/demo-model-server.js';
-import { DEMO_MODEL_ID } from '../models/demo-model-entry.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../models/demo-model-entry.js';
 import { demoAdmission } from './demo-access.js';
 import { CloseCode } from '../../shared/protocol.js';
 import type { ClientConnection } from '../hub/client-connection.js';
@@ -312,7 +312,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     const demoOptions = {
       ...(options.demoModel ?? {}),
       prefix: '/demo/v1',
-      admit: demoAdmission(() => currentCatalog().apiKeyFor(DEMO_MODEL_ID)),
+      admit: demoAdmission(() =>
+        currentCatalog().apiKeyFor({ provider: DEMO_PROVIDER, id: DEMO_MODEL_ID }),
+      ),
     };
     await app.register(async (scope) => {
       markRoutesPublic(scope);

@@ -8,7 +8,8 @@ import { currentSystemMessage } from '../../shared/system-prompt.js';
 import type { AgentSession } from '../agent/agent-session.js';
 import { toProviderMessages } from '../models/convert-to-llm.js';
 import { createAgentSession } from '../agent/create-agent-session.js';
-import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
+import type { ModelRef } from '../../shared/model-ref.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
 import { transcriptMessages } from '../models/openai-stream.js';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   for (const dir of [workspace, sessionDir, agentDir]) fs.mkdirSync(dir);
   fs.writeFileSync(path.join(workspace, 'a.txt'), 'alpha\nbeta\n');
   catalog = ModelCatalog.load({ dataDir: root, demoBaseUrl: demo.baseUrl, env: {} });
-  model = catalog.get(DEMO_MODEL_ID)!;
+  model = catalog.lookup(DEMO_MODEL_ID)!;
   fs.writeFileSync(
     path.join(agentDir, 'models.json'),
     JSON.stringify({
@@ -87,13 +88,16 @@ afterAll(async () => {
 
 async function arborSession(
   store?: SessionStore,
-  on: { catalog: ModelCatalog; modelId: string } = { catalog, modelId: DEMO_MODEL_ID },
+  on: { catalog: ModelCatalog; model: ModelRef } = {
+    catalog,
+    model: { provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID },
+  },
 ): Promise<AgentSession> {
   const session = await createAgentSession({
     workspace,
     store: store ?? SessionStore.create({ cwd: workspace, sessionDir }),
     catalog: on.catalog,
-    modelId: on.modelId,
+    model: on.model,
     toolPolicy: { bash: 'unsandboxed' },
     settings: { retry: { baseDelayMs: 5, maxDelayMs: 1000 } },
   });
@@ -333,7 +337,7 @@ describe('pi 1.6 continues the files Arbor writes', () => {
       }),
     );
     const midCatalog = ModelCatalog.load({ dataDir: midDir, demoBaseUrl: demo.baseUrl, env: {} });
-    const mid = midCatalog.get('demo-mid')!;
+    const mid = midCatalog.lookup('demo-mid')!;
     expect(mid.supportsMidConvoSystemMessages).toBe(true);
 
     const systemCount = (request: SeenRequest) =>
@@ -341,7 +345,10 @@ describe('pi 1.6 continues the files Arbor writes', () => {
     const lastUser = (file: string) =>
       entriesOf(file).findLast((e) => e.type === 'message' && e.message.role === 'user')!;
     const arborTurn = async (store: SessionStore, text: string) => {
-      const session = await arborSession(store, { catalog: midCatalog, modelId: 'demo-mid' });
+      const session = await arborSession(store, {
+        catalog: midCatalog,
+        model: { provider: mid.provider, modelId: mid.id },
+      });
       const sent = requests.length;
       await session.prompt(text);
       const file = await closeSession(session);

@@ -89,7 +89,7 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
     expect(
-      await val.request({ type: 'set_model', sessionId, modelId: 'arbor-demo' }),
+      await val.request({ type: 'set_model', sessionId, provider: 'arbor', modelId: 'arbor-demo' }),
     ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(fs.readFileSync(file).equals(before)).toBe(true);
 
@@ -102,7 +102,7 @@ describe('a viewer opening a session whose model is not in the catalog', () => {
       error: { code: 'invalid_argument', message: expect.stringContaining('retired/old-model-1') },
     });
     expect(fs.readFileSync(file).equals(before)).toBe(true);
-    await ada.ok({ type: 'set_model', sessionId, modelId: 'arbor-demo' });
+    await ada.ok({ type: 'set_model', sessionId, provider: 'arbor', modelId: 'arbor-demo' });
     const ended = ada.waitForEvent(sessionId, 'agent_end');
     await ada.ok({ type: 'prompt', sessionId, text: 'go on' });
     await ended;

@@ -5,7 +5,7 @@ import type { AgentMessage, SystemMessage } from '../../shared/messages.js';
 import type { SessionEntry } from '../../shared/session-entries.js';
 import { currentSystemMessage } from '../../shared/system-prompt.js';
 import { createAgentSession } from '../agent/create-agent-session.js';
-import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { resourceSections } from '../resources/resource-prompt.js';
@@ -49,7 +49,7 @@ async function openSession(
     workspace: tree.workspace,
     store,
     catalog,
-    modelId: DEMO_MODEL_ID,
+    model: { provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID },
     toolPolicy: { bash: 'unsandboxed' },
     resources: sessionResources({
       workspace: tree.workspace,

@@ -90,7 +90,7 @@ function commandFor(type: CommandType, session: { id: string; userEntry: string;
     case 'compact':
       return { type, sessionId };
     case 'set_model':
-      return { type, sessionId, modelId: 'arbor-demo' };
+      return { type, sessionId, provider: 'arbor', modelId: 'arbor-demo' };
     case 'set_thinking_level':
       return { type, sessionId, level: 'off' };
     case 'set_label':

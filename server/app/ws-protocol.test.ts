@@ -254,7 +254,13 @@ describe('hostile input', () => {
         JSON.stringify({ type: 'navigate_tree', id, sessionId, targetId: 'nope' }),
         Buffer.from([0, 1, 2, 3]),
         `${'['.repeat(5000)}${']'.repeat(5000)}`,
-        JSON.stringify({ type: 'set_model', id, sessionId, modelId: 'no-such-model' }),
+        JSON.stringify({
+          type: 'set_model',
+          id,
+          sessionId,
+          provider: 'arbor',
+          modelId: 'no-such-model',
+        }),
         JSON.stringify({ type: 'prompt', sessionId, text: 'no id' }),
       ];
       hostile.push(frames[kind] as string | Buffer);

@@ -37,7 +37,7 @@ describe('a session on a model the server does not know', () => {
     const snapshot = client.next((m) => m.type === 'snapshot' && m.sessionId === sessionId);
     await client.ok({ type: 'subscribe', sessionId });
     const { state } = (await snapshot) as Snapshot;
-    expect(state.modelId).toBe('claude-sonnet-9');
+    expect([state.provider, state.modelId]).toEqual(['anthropic', 'claude-sonnet-9']);
     expect(state.modelProblem).toBe(
       "This session's model anthropic/claude-sonnet-9 is not configured on this server: add its provider to models.json, or choose another model.",
     );
@@ -52,7 +52,18 @@ describe('a session on a model the server does not know', () => {
     const compact = await client.request({ type: 'compact', sessionId });
     expect(compact).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
 
-    await client.ok({ type: 'set_model', sessionId, modelId: 'arbor-demo' });
+    // A model is the pair: the demo model's id under another provider is no model.
+    const wrongPair = await client.request({
+      type: 'set_model',
+      sessionId,
+      provider: 'openai',
+      modelId: 'arbor-demo',
+    });
+    expect(wrongPair).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'No model "openai/arbor-demo".' },
+    });
+    await client.ok({ type: 'set_model', sessionId, provider: 'arbor', modelId: 'arbor-demo' });
     await client.prompt(sessionId, 'go on');
     const lines = fs
       .readFileSync(file, 'utf8')

@@ -150,9 +150,51 @@ describe('arbor run', () => {
       'hi',
     ]);
     expect(badModel.code).toBe(1);
-    expect(badModel.stderr).toMatch(/unknown model "nope"/);
+    expect(badModel.stderr).toMatch(/Model "nope" not found/);
     // Nothing was written for a run that could not start.
     expect(fs.existsSync(path.join(root, 'd2', 'sessions'))).toBe(false);
+  });
+
+  it('reads --model as pi does: provider/id, a thinking suffix, and an ambiguous id refused with its candidates', async () => {
+    const data = path.join(root, 'd-models');
+    fs.mkdirSync(data);
+    const lab = (baseUrl: string) => ({
+      baseUrl,
+      api: 'openai-completions',
+      apiKey: 'k',
+      models: [{ id: 'twin', reasoning: true }],
+    });
+    fs.writeFileSync(
+      path.join(data, 'models.json'),
+      JSON.stringify({
+        providers: { east: lab('http://127.0.0.1:9/v1'), west: lab('http://127.0.0.1:9/v1') },
+      }),
+    );
+    const workspace = path.join(root, 'ws-models');
+    fs.mkdirSync(workspace);
+    const args = ['run', '--data', data, '--workspace', workspace];
+    const ambiguous = await arbor([...args, '--model', 'twin', 'hi']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain(
+      'Model "twin" is ambiguous across providers: east/twin, west/twin.',
+    );
+    expect(fs.existsSync(path.join(data, 'sessions'))).toBe(false);
+    // The demo model by its text form, any case, with a suffix its "off" clamps.
+    const named = await arbor([...args, '--model', 'ARBOR/arbor-demo:high', 'hi']);
+    expect(named.stderr).toBe('');
+    expect(named.code).toBe(0);
+    const file = fs
+      .readdirSync(path.join(data, 'sessions'), { recursive: true, withFileTypes: true })
+      .find((entry) => entry.isFile())!;
+    const entries = fs
+      .readFileSync(path.join(file.parentPath, file.name), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; provider?: string; modelId?: string });
+    expect(entries.find((e) => e.type === 'model_change')).toMatchObject({
+      provider: 'arbor',
+      modelId: 'arbor-demo',
+    });
   });
 
   it("keeps a session's model it cannot call, refusing to run on another unless asked", async () => {

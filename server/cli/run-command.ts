@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { createAgentSession } from '../agent/create-agent-session.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
+import { resolutionError, resolveModel } from '../models/model-resolver.js';
+import type { ThinkingLevel } from '../../shared/session-entries.js';
 import { SessionStore } from '../store/session-store.js';
 import { sessionFolderFor } from '../store/session-paths.js';
 import { findOnPath } from '../tools/bash-launch.js';
@@ -12,15 +14,16 @@ import { sessionResources } from '../app/session-resources.js';
 import { UserStore } from '../auth/user-store.js';
 
 /*
- * `arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT`: one prompt to
+ * `arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model MODEL] PROMPT`: one prompt to
  * completion, printed as pi's `--mode json` prints it: the session header line first, then every
- * event as one JSON line. The demo model is started in-process when it is the model in use, so
+ * event as one JSON line. MODEL is what `pi --model` takes: `provider/id`, an id, part of one, with
+ * an optional `:level` thinking suffix (model-resolver.ts). The demo model is started in-process when it is the model in use, so
  * the command needs no server. Exit code 0 when the run ended normally, 1 when it ended in an
  * error or abort, 2 for bad usage.
  */
 
 const USAGE =
-  'Usage: arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model ID] PROMPT\n';
+  'Usage: arbor run [--data DIR] [--session-dir DIR] [--workspace DIR] [--session FILE] [--model PROVIDER/ID[:LEVEL]] PROMPT\n';
 
 function write(line: unknown): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -86,14 +89,8 @@ export async function runRun(args: string[]): Promise<number> {
   // The catalog and the asked-for model are checked before a new session file is made, so a
   // mistake there leaves no empty session behind.
   let catalog = ModelCatalog.load({ dataDir });
-  const requested = parsed.values.model;
-  if (requested !== undefined && !catalog.get(requested)) {
-    const known = catalog
-      .list()
-      .map((m) => m.id)
-      .join(', ');
-    throw new Error(`unknown model "${requested}" (known: ${known})`);
-  }
+  const requested =
+    parsed.values.model !== undefined ? chooseRequested(catalog, parsed.values.model) : undefined;
   const store = parsed.values.session
     ? SessionStore.open(path.resolve(parsed.values.session))
     : SessionStore.create({
@@ -102,7 +99,7 @@ export async function runRun(args: string[]): Promise<number> {
       });
   let demo: RunningDemoModel | undefined;
   try {
-    const model = chooseModel(catalog, store, requested);
+    const model = chooseModel(catalog, store, requested?.model);
     if (model.demo) {
       demo = await startDemoModel({ port: 0 });
       catalog = ModelCatalog.load({ dataDir, demoBaseUrl: demo.baseUrl });
@@ -112,7 +109,7 @@ export async function runRun(args: string[]): Promise<number> {
       workspace,
       store,
       catalog,
-      modelId: model.id,
+      model: { provider: model.provider, modelId: model.id },
       // The same context files, skills and templates as the server's sessions in this workspace.
       resources: sessionResources({
         workspace: realWorkspace,
@@ -131,6 +128,7 @@ export async function runRun(args: string[]): Promise<number> {
           }
         : { bash: 'unsandboxed' },
     });
+    if (requested?.thinkingLevel) session.setThinkingLevel(requested.thinkingLevel);
     session.subscribe((event) => write(event));
     const interrupt = () => void session.abort();
     process.once('SIGINT', interrupt);
@@ -162,13 +160,27 @@ export async function runRun(args: string[]): Promise<number> {
   }
 }
 
+/** The model `--model` names, as pi reads it; an error naming the candidates when it is not one. */
+function chooseRequested(
+  catalog: ModelCatalog,
+  text: string,
+): { model: ModelInfo; thinkingLevel?: ThinkingLevel } {
+  const models = catalog.list();
+  const usable = (provider: string) =>
+    models.some((m) => m.provider === provider && catalog.apiKeyFor(m) !== undefined);
+  const result = resolveModel(text, models, usable);
+  if (result.status !== 'resolved') throw new Error(resolutionError(text, result));
+  return result.thinkingLevel
+    ? { model: result.model, thinkingLevel: result.thinkingLevel }
+    : { model: result.model };
+}
+
 function chooseModel(
   catalog: ModelCatalog,
   store: SessionStore,
-  requested: string | undefined,
+  requested: ModelInfo | undefined,
 ): ModelInfo {
-  const model = requested !== undefined ? catalog.get(requested) : undefined;
-  if (model) return model;
+  if (requested) return requested;
   const saved = store.buildSessionContext().model;
   if (!saved) return catalog.defaultModel();
   // The session's own model, never another one silently: one this server cannot call is refused.

@@ -13,9 +13,13 @@ import {
   type DemoReply,
   type DemoUsage,
 } from './demo-script.js';
-import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from '../models/demo-model-entry.js';
+import {
+  DEFAULT_DEMO_CONTEXT_WINDOW,
+  DEMO_MODEL_ID,
+  DEMO_PROVIDER,
+} from '../models/demo-model-entry.js';
 
-export { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID };
+export { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER };
 
 /*
  * The HTTP side of the demo model: OpenAI's chat-completions wire format (SSE or one JSON body),

@@ -237,10 +237,11 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     }
     case 'set_model': {
       const live = await target(ctx, command);
-      if (!ctx.hub.models().some((model) => model.id === command.modelId)) {
-        throw new ArborError('invalid_argument', `No model "${command.modelId}".`);
+      const { provider, modelId } = command;
+      if (!ctx.hub.models().some((model) => model.provider === provider && model.id === modelId)) {
+        throw new ArborError('invalid_argument', `No model "${provider}/${modelId}".`);
       }
-      live.agent.setModel(command.modelId);
+      live.agent.setModel({ provider, modelId });
       return {};
     }
     case 'set_thinking_level': {

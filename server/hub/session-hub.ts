@@ -47,7 +47,7 @@ export class SessionHub {
   models(): ModelSummary[] {
     const catalog = this.opts.catalog();
     return catalog.list().map((model) => {
-      const noKey = catalog.missingKeyReason(model.id);
+      const noKey = catalog.missingKeyReason(model);
       return {
         id: model.id,
         name: model.name,

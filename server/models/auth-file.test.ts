@@ -86,12 +86,12 @@ describe('auth.json', () => {
     const dir = tempDir();
     writeLocalProvider(dir);
     const catalog = () => ModelCatalog.load({ dataDir: dir, env: {} });
-    expect(catalog().missingKeyReason('local-model')).toMatch(/^No API key/);
+    expect(catalog().missingKeyReason(catalog().lookup('local-model')!)).toMatch(/^No API key/);
     // Typed into the page: were it stored as written, pi would run it as a command.
     const marker = path.join(dir, 'ran');
     const key = `!touch ${marker} $HOME $$ $!`;
     await new AuthFile(path.join(dir, 'auth.json')).setKey('local', key);
-    expect(catalog().apiKeyFor('local-model')).toBe(key);
+    expect(catalog().apiKeyFor(catalog().lookup('local-model')!)).toBe(key);
     const pi = await readModelsWithPi16(dir, ['local'], { HOME: '/nowhere' });
     expect(pi.models.find((model) => model.id === 'local-model')?.apiKey).toBe(key);
     expect(fs.existsSync(marker)).toBe(false);

@@ -6,4 +6,7 @@
 
 export const DEMO_MODEL_ID = 'arbor-demo';
 
+/** The provider the catalog lists the demo model under. */
+export const DEMO_PROVIDER = 'arbor';
+
 export const DEFAULT_DEMO_CONTEXT_WINDOW = 128_000;

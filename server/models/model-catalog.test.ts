@@ -29,7 +29,7 @@ describe('model catalog', () => {
     const model = catalog.defaultModel();
     expect(model.demo).toBe(true);
     expect(model.baseUrl).toBe('http://x/demo/v1');
-    expect(catalog.get('gpt-4o')?.contextWindow).toBe(128_000);
+    expect(catalog.lookup('gpt-4o')?.contextWindow).toBe(128_000);
   });
 
   it('merges models.json: overrides built-ins field by field and adds new endpoints', () => {
@@ -49,10 +49,13 @@ describe('model catalog', () => {
       }),
       env: {},
     });
-    expect(catalog.get('gpt-4o')).toMatchObject({ contextWindow: 64_000, maxOutputTokens: 16_384 });
-    expect(catalog.get('llama3')?.provider).toBe('ollama');
+    expect(catalog.lookup('gpt-4o')).toMatchObject({
+      contextWindow: 64_000,
+      maxOutputTokens: 16_384,
+    });
+    expect(catalog.lookup('llama3')?.provider).toBe('ollama');
     expect(catalog.defaultModel().id).toBe('llama3');
-    expect(catalog.apiKeyFor('llama3')).toBe('secret-local-key');
+    expect(catalog.apiKeyFor(catalog.lookup('llama3')!)).toBe('secret-local-key');
   });
 
   it('resolves keys from the environment and never exposes them publicly', () => {
@@ -79,8 +82,8 @@ describe('model catalog', () => {
       }),
       env: { OPENAI_API_KEY: 'sk-env-secret', ROUTER_KEY: 'router-secret' },
     });
-    expect(catalog.apiKeyFor('gpt-4o')).toBe('sk-env-secret');
-    expect(catalog.apiKeyFor('router')).toBe('router-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBe('sk-env-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('router')!)).toBe('router-secret');
     const publicText = JSON.stringify(catalog.publicInfo());
     for (const secret of ['sk-env-secret', 'router-secret', 'file-secret', 'ROUTER_KEY'])
       expect(publicText).not.toContain(secret);
@@ -118,13 +121,13 @@ describe('model catalog', () => {
       }),
       env: {},
     });
-    expect(catalog.missingKeyReason('router')).toBe(
+    expect(catalog.missingKeyReason(catalog.lookup('router')!)).toBe(
       'No API key: set ROUTER_KEY or add "apiKey" to models.json',
     );
-    expect(catalog.missingKeyReason('gpt-4o')).toContain('OPENAI_API_KEY');
-    expect(catalog.missingKeyReason('bare')).toContain('"apiKey"');
-    expect(catalog.missingKeyReason('filekey')).toBeUndefined();
-    expect(catalog.missingKeyReason('arbor-demo')).toBeUndefined();
+    expect(catalog.missingKeyReason(catalog.lookup('gpt-4o')!)).toContain('OPENAI_API_KEY');
+    expect(catalog.missingKeyReason(catalog.lookup('bare')!)).toContain('"apiKey"');
+    expect(catalog.missingKeyReason(catalog.lookup('filekey')!)).toBeUndefined();
+    expect(catalog.missingKeyReason(catalog.lookup('arbor-demo')!)).toBeUndefined();
   });
 
   it('never sends the OpenAI key to another endpoint a built-in entry was pointed at', () => {
@@ -143,9 +146,9 @@ describe('model catalog', () => {
       }),
       env: { OPENAI_API_KEY: 'sk-secret' },
     });
-    expect(catalog.apiKeyFor('gpt-4o')).toBeUndefined();
-    expect(catalog.apiKeyFor('mine')).toBeUndefined();
-    expect(catalog.apiKeyFor('gpt-4.1')).toBe('sk-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBeUndefined();
+    expect(catalog.apiKeyFor(catalog.lookup('mine')!)).toBeUndefined();
+    expect(catalog.apiKeyFor(catalog.lookup('gpt-4.1')!)).toBe('sk-secret');
   });
 
   it('explains what is wrong with a bad models.json', () => {
@@ -171,7 +174,7 @@ describe('model catalog', () => {
 
   it('prices usage per million tokens', () => {
     const catalog = ModelCatalog.load({ dataDir: dataDir(), env: {} });
-    const cost = costOf(catalog.get('gpt-4o')!, {
+    const cost = costOf(catalog.lookup('gpt-4o')!, {
       input: 1_000_000,
       output: 500_000,
       cacheRead: 200_000,
@@ -201,14 +204,14 @@ describe('model catalog', () => {
       }),
       env: {},
     });
-    expect(catalog.get('gpt-5')?.thinkingLevelMap).toEqual({ off: null, xhigh: 'xhigh' });
-    expect(catalog.get('gpt-5')?.input).toEqual(['text', 'image']);
-    expect(catalog.get('gpt-4o')?.input).toEqual(['text']);
-    expect(catalog.get('local')).toMatchObject({
+    expect(catalog.lookup('gpt-5')?.thinkingLevelMap).toEqual({ off: null, xhigh: 'xhigh' });
+    expect(catalog.lookup('gpt-5')?.input).toEqual(['text', 'image']);
+    expect(catalog.lookup('gpt-4o')?.input).toEqual(['text']);
+    expect(catalog.lookup('local')).toMatchObject({
       input: ['text'],
       thinkingLevelMap: { off: 'none', minimal: null },
     });
-    expect(catalog.get('arbor-demo')?.input).toEqual(['text', 'image']);
+    expect(catalog.lookup('arbor-demo')?.input).toEqual(['text', 'image']);
   });
 
   it.each([

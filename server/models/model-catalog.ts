@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { AuthFile } from './auth-file.js';
-import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID } from './demo-model-entry.js';
+import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
@@ -93,7 +93,7 @@ function openai(
   };
 }
 
-export const DEMO_PROVIDER = 'arbor';
+export { DEMO_PROVIDER };
 
 /** pi's file of saved credentials, in the data folder (pi's agent folder). */
 export const AUTH_FILE = 'auth.json';
@@ -163,15 +163,26 @@ function readConfigFile(file: string): ModelsConfig {
   }
 }
 
-/** What `load` gathers before the default model is chosen. */
+/** The catalog's key of a model: its provider and id (a provider's id may hold a `/`). */
+function keyOf(provider: string, id: string): string {
+  return `${provider}\u0000${id}`;
+}
+
+/** What names a model in the catalog: a `ModelInfo`, or any object with its provider and id. */
+export interface ModelKey {
+  provider: string;
+  id: string;
+}
+
+/** What `load` gathers before the default model is chosen. All maps are keyed by `keyOf`. */
 interface CatalogParts {
   models: Map<string, ModelInfo>;
-  /** Literal keys of Arbor's form, by model id. */
+  /** Literal keys of Arbor's form. */
   keys: Map<string, string>;
-  /** pi-form keys (literal with `$NAME`s), by model id, resolved per call. */
+  /** pi-form keys (literal with `$NAME`s), resolved per call. */
   piKeys: Map<string, PiConfigValue>;
   unsupported: UnsupportedModel[];
-  /** Model ids the file added or changed, in file order (the default is chosen among them). */
+  /** Models the file added or changed, in file order (the default is chosen among them). */
   configured: string[];
 }
 
@@ -193,29 +204,22 @@ function mergePiProviders(parts: CatalogParts, providers: Record<string, unknown
           ? { thinkingLevelMap: { ...model.thinkingLevelMap, ...override.thinkingLevelMap } }
           : {}),
       };
-      parts.models.set(model.id, next);
-      if (change.key) parts.piKeys.set(model.id, change.key);
+      const at = keyOf(model.provider, model.id);
+      parts.models.set(at, next);
+      if (change.key) parts.piKeys.set(at, change.key);
       // Routing a provider through a proxy picks none of its models; an override names one (013).
-      if (override) parts.configured.push(model.id);
+      if (override) parts.configured.push(at);
     }
   }
   for (const { info, key } of read.models) {
-    const existing = parts.models.get(info.id);
+    const at = keyOf(info.provider, info.id);
     // pi reaching Arbor's demo model by its own names: Arbor's built-in entry stays.
-    if (existing?.demo && existing.provider === info.provider) continue;
-    if (existing && existing.provider !== info.provider) {
-      parts.unsupported.push({
-        provider: info.provider,
-        modelId: info.id,
-        reason: `has the id of provider "${existing.provider}"'s model; Arbor names a model by its id alone, so only the first is offered`,
-      });
-      continue;
-    }
-    parts.models.set(info.id, info);
-    parts.keys.delete(info.id);
-    if (key) parts.piKeys.set(info.id, key);
-    else parts.piKeys.delete(info.id);
-    parts.configured.push(info.id);
+    if (parts.models.get(at)?.demo) continue;
+    parts.models.set(at, info);
+    parts.keys.delete(at);
+    if (key) parts.piKeys.set(at, key);
+    else parts.piKeys.delete(at);
+    parts.configured.push(at);
   }
 }
 
@@ -225,7 +229,7 @@ export class ModelCatalog {
     private readonly keys: Map<string, string>,
     private readonly piKeys: Map<string, PiConfigValue>,
     private readonly unsupportedModels: UnsupportedModel[],
-    private readonly defaultId: string,
+    private readonly defaultKey: string,
     private readonly env: Record<string, string | undefined>,
     private readonly demoKey: string,
     private readonly auth: AuthFile | undefined,
@@ -248,7 +252,7 @@ export class ModelCatalog {
       opts.demoBaseUrl ?? '',
       opts.demoContextWindow ?? DEFAULT_DEMO_CONTEXT_WINDOW,
     ))
-      models.set(model.id, model);
+      models.set(keyOf(model.provider, model.id), model);
     const keys = new Map<string, string>();
     const piKeys = new Map<string, PiConfigValue>();
     const unsupported: UnsupportedModel[] = [];
@@ -257,7 +261,16 @@ export class ModelCatalog {
     if (config.providers)
       mergePiProviders({ models, keys, piKeys, unsupported, configured }, config.providers);
     config.models.forEach((entry, index) => {
-      const base = models.get(entry.id);
+      // An entry names its provider, or refines the one model of that id.
+      const sameId = [...models.values()].filter((model) => model.id === entry.id);
+      if (entry.provider === undefined && sameId.length > 1)
+        throw new ModelConfigError(
+          `${source}: models.${index} (${entry.id}): several providers offer this id (${sameId
+            .map((model) => model.provider)
+            .join(', ')}); add "provider"`,
+        );
+      const base =
+        entry.provider === undefined ? sameId[0] : models.get(keyOf(entry.provider, entry.id));
       const { apiKey, ...fields } = entry;
       const merged = { ...base, ...stripUndefined(fields) } as Partial<ModelInfo>;
       // As pi: an override's thinking map adds to the built-in one.
@@ -266,7 +279,7 @@ export class ModelCatalog {
       // A built-in entry pointed at another endpoint must not carry the built-in key there.
       if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined) {
         delete merged.apiKeyEnv;
-        piKeys.delete(entry.id);
+        piKeys.delete(keyOf(base.provider, base.id));
       }
       const missing = (['provider', 'baseUrl', 'contextWindow', 'maxOutputTokens'] as const).filter(
         (key) => merged[key] === undefined,
@@ -290,33 +303,28 @@ export class ModelCatalog {
         ...(merged.apiKeyEnv ? { apiKeyEnv: merged.apiKeyEnv } : {}),
         ...(merged.demo ? { demo: true } : {}),
       };
-      models.set(model.id, model);
-      if (apiKey) keys.set(model.id, apiKey);
-      configured.push(model.id);
+      const at = keyOf(model.provider, model.id);
+      models.set(at, model);
+      if (apiKey) keys.set(at, apiKey);
+      configured.push(at);
     });
     const demoKey = opts.demoApiKey ?? 'arbor-demo';
     const auth = opts.config ? undefined : new AuthFile(path.join(opts.dataDir, AUTH_FILE));
-    const catalog = new ModelCatalog(
-      models,
-      keys,
-      piKeys,
-      unsupported,
-      DEMO_MODEL_ID,
-      env,
-      demoKey,
-      auth,
-    );
-    let defaultId: string;
+    const demo = keyOf(DEMO_PROVIDER, DEMO_MODEL_ID);
+    const catalog = new ModelCatalog(models, keys, piKeys, unsupported, demo, env, demoKey, auth);
+    let defaultKey: string;
     if (config.defaultModel) {
-      if (!models.has(config.defaultModel))
+      const chosen = catalog.lookup(config.defaultModel);
+      if (!chosen)
         throw new ModelConfigError(
-          `${source}: defaultModel "${config.defaultModel}" is not a known model`,
+          `${source}: defaultModel "${config.defaultModel}" is not a known model (or its id belongs to several providers: write provider/id)`,
         );
-      defaultId = config.defaultModel;
+      defaultKey = keyOf(chosen.provider, chosen.id);
     } else {
-      defaultId = configured.find((id) => catalog.apiKeyFor(id) !== undefined) ?? DEMO_MODEL_ID;
+      defaultKey =
+        configured.find((at) => catalog.apiKeyFor(models.get(at)!) !== undefined) ?? demo;
     }
-    return new ModelCatalog(models, keys, piKeys, unsupported, defaultId, env, demoKey, auth);
+    return new ModelCatalog(models, keys, piKeys, unsupported, defaultKey, env, demoKey, auth);
   }
 
   /**
@@ -331,14 +339,24 @@ export class ModelCatalog {
     return [...this.models.values()];
   }
 
-  get(id: string): ModelInfo | undefined {
-    return this.models.get(id);
+  /** The model `id` of `provider`, as a session's model_change entry records it. */
+  get(provider: string, id: string): ModelInfo | undefined {
+    return this.models.get(keyOf(provider, id));
   }
 
-  /** Finds a model by provider and id, as recorded in a session's model_change entry. */
-  find(provider: string, id: string): ModelInfo | undefined {
-    const model = this.models.get(id);
-    return model && model.provider === provider ? model : undefined;
+  /**
+   * The model named by `text` exactly: `provider/id`, or an id only one provider offers (a
+   * provider's own id may hold a `/`, as OpenRouter's `anthropic/claude-sonnet-4`). For
+   * configuration and tests; what people type goes through model-resolver.ts, as pi reads it.
+   */
+  lookup(text: string): ModelInfo | undefined {
+    const slash = text.indexOf('/');
+    if (slash > 0) {
+      const named = this.get(text.slice(0, slash), text.slice(slash + 1));
+      if (named) return named;
+    }
+    const sameId = this.list().filter((model) => model.id === text);
+    return sameId.length === 1 ? sameId[0] : undefined;
   }
 
   /**
@@ -346,7 +364,7 @@ export class ModelCatalog {
    * and id and says why it cannot be called: a session never moves to another model on its own.
    */
   recorded(provider: string, id: string): ModelInfo {
-    const known = this.find(provider, id);
+    const known = this.get(provider, id);
     if (known) return known;
     return {
       id,
@@ -365,11 +383,11 @@ export class ModelCatalog {
 
   /** Why `model` cannot be called now (not configured here, or no key), if so. */
   problemOf(model: ModelInfo): string | undefined {
-    return model.unavailable ?? this.missingKeyReason(model.id);
+    return model.unavailable ?? this.missingKeyReason(model);
   }
 
   defaultModel(): ModelInfo {
-    return this.models.get(this.defaultId)!;
+    return this.models.get(this.defaultKey)!;
   }
 
   /**
@@ -377,16 +395,17 @@ export class ModelCatalog {
    * `apiKey` with its `$NAME`s filled in from the environment now), else the entry's `apiKeyEnv`,
    * else `OPENAI_API_KEY` for the openai provider. The demo model gets the catalog's demo key.
    */
-  apiKeyFor(id: string): string | undefined {
-    const model = this.models.get(id);
+  apiKeyFor(named: ModelKey): string | undefined {
+    const at = keyOf(named.provider, named.id);
+    const model = this.models.get(at);
     if (!model) return undefined;
     if (model.demo) return this.demoKey;
     // As pi: a key saved in auth.json comes before models.json's and the environment's.
     const stored = this.auth?.keyFor(model.provider, this.env);
     if (stored && 'key' in stored) return stored.key;
-    const fromFile = this.keys.get(id);
+    const fromFile = this.keys.get(at);
     if (fromFile) return fromFile;
-    const piKey = this.piKeys.get(id);
+    const piKey = this.piKeys.get(at);
     if (piKey) {
       const resolved = resolvePiConfigValue(piKey, this.env);
       if (resolved) return resolved;
@@ -402,13 +421,13 @@ export class ModelCatalog {
    * Why a model has no key to send, in words a person acts on, or undefined when it has one.
    * Names the environment variable to set (never a key), as the error of a send without one does.
    */
-  missingKeyReason(id: string): string | undefined {
-    if (this.apiKeyFor(id) !== undefined) return undefined;
-    const model = this.models.get(id);
+  missingKeyReason(named: ModelKey): string | undefined {
+    if (this.apiKeyFor(named) !== undefined) return undefined;
+    const model = this.get(named.provider, named.id);
     if (!model) return undefined;
     const stored = this.auth?.keyFor(model.provider, this.env);
     if (stored && 'reason' in stored) return stored.reason;
-    if (this.piKeys.has(id))
+    if (this.piKeys.has(keyOf(model.provider, model.id)))
       return 'No API key: the key in models.json names an environment variable that is not set';
     const envName =
       model.apiKeyEnv ??
@@ -422,7 +441,7 @@ export class ModelCatalog {
   publicInfo(): PublicModelInfo[] {
     return this.list().map(({ apiKeyEnv: _env, ...model }) => ({
       ...model,
-      hasApiKey: this.apiKeyFor(model.id) !== undefined,
+      hasApiKey: this.apiKeyFor(model) !== undefined,
     }));
   }
 }

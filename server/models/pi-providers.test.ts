@@ -94,7 +94,7 @@ function load(models: unknown, env: Record<string, string> = {}) {
 describe("pi's models.json (providers)", () => {
   it('offers the OpenAI-compatible models of every provider, with pi’s defaults', () => {
     const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
-    expect(catalog.get('qwen2.5-coder:7b')).toMatchObject({
+    expect(catalog.lookup('qwen2.5-coder:7b')).toMatchObject({
       provider: 'ollama',
       baseUrl: 'http://localhost:11434/v1',
       name: 'qwen2.5-coder:7b',
@@ -103,7 +103,7 @@ describe("pi's models.json (providers)", () => {
       reasoning: false,
       input: ['text'],
     });
-    expect(catalog.get('qwen3:32b')).toMatchObject({
+    expect(catalog.lookup('qwen3:32b')).toMatchObject({
       name: 'Qwen 3 32B',
       reasoning: true,
       // pi 1.6's "max" is kept with the other levels (decision 061).
@@ -113,10 +113,10 @@ describe("pi's models.json (providers)", () => {
       maxOutputTokens: 8192,
       cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0 },
     });
-    expect(catalog.get('anthropic/claude-sonnet-4')?.provider).toBe('openrouter');
-    expect(catalog.get('llama-3.3-70b')?.baseUrl).toBe('http://gpu-box:8000/v1');
+    expect(catalog.lookup('anthropic/claude-sonnet-4')?.provider).toBe('openrouter');
+    expect(catalog.lookup('llama-3.3-70b')?.baseUrl).toBe('http://gpu-box:8000/v1');
     // Arbor's demo model stays, and the first model with a key becomes the default (013).
-    expect(catalog.get('arbor-demo')?.demo).toBe(true);
+    expect(catalog.lookup('arbor-demo')?.demo).toBe(true);
     expect(catalog.defaultModel().id).toBe('qwen2.5-coder:7b');
   });
 
@@ -126,9 +126,9 @@ describe("pi's models.json (providers)", () => {
       VLLM_TEAM: 'blue',
       MY_OPENAI_KEY: 'sk-proxy',
     });
-    expect(catalog.apiKeyFor('qwen2.5-coder:7b')).toBe('ollama');
-    expect(catalog.apiKeyFor('anthropic/claude-sonnet-4')).toBe('sk-or-secret');
-    expect(catalog.apiKeyFor('llama-3.3-70b')).toBe('sk-blue-$literal');
+    expect(catalog.apiKeyFor(catalog.lookup('qwen2.5-coder:7b')!)).toBe('ollama');
+    expect(catalog.apiKeyFor(catalog.lookup('anthropic/claude-sonnet-4')!)).toBe('sk-or-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('llama-3.3-70b')!)).toBe('sk-blue-$literal');
     const publicText = JSON.stringify(catalog.publicInfo());
     expect(publicText).not.toContain('sk-or-secret');
     expect(publicText).not.toContain('OPENROUTER_API_KEY');
@@ -139,28 +139,28 @@ describe("pi's models.json (providers)", () => {
 
   it('leaves a model without a key when its variable is unset, as pi does', () => {
     const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
-    expect(catalog.get('anthropic/claude-sonnet-4')).toBeDefined();
-    expect(catalog.apiKeyFor('anthropic/claude-sonnet-4')).toBeUndefined();
+    expect(catalog.lookup('anthropic/claude-sonnet-4')).toBeDefined();
+    expect(catalog.apiKeyFor(catalog.lookup('anthropic/claude-sonnet-4')!)).toBeUndefined();
   });
 
   it('changes Arbor’s OpenAI models as pi changes its built-in provider', () => {
     const catalog = load(piModelsJson(path.join(tempDir(), 'ran')), { MY_OPENAI_KEY: 'sk-proxy' });
-    expect(catalog.get('gpt-4o')).toMatchObject({
+    expect(catalog.lookup('gpt-4o')).toMatchObject({
       provider: 'openai',
       baseUrl: 'https://openai-proxy.example.com/v1',
       contextWindow: 64_000,
       maxOutputTokens: 16_384,
       cost: { input: 2, output: 10, cacheRead: 1.25, cacheWrite: 0 },
     });
-    expect(catalog.get('gpt-5')?.baseUrl).toBe('https://openai-proxy.example.com/v1');
-    expect(catalog.apiKeyFor('gpt-5')).toBe('sk-proxy');
+    expect(catalog.lookup('gpt-5')?.baseUrl).toBe('https://openai-proxy.example.com/v1');
+    expect(catalog.apiKeyFor(catalog.lookup('gpt-5')!)).toBe('sk-proxy');
   });
 
   it('never runs a !command key, and says why the model is not offered', () => {
     const marker = path.join(tempDir(), 'ran');
     const catalog = load(piModelsJson(marker));
-    expect(catalog.get('vault-model')).toBeUndefined();
-    expect(catalog.apiKeyFor('vault-model')).toBeUndefined();
+    expect(catalog.lookup('vault-model')).toBeUndefined();
+    expect(catalog.apiKeyFor({ provider: 'vault', id: 'vault-model' })).toBeUndefined();
     expect(fs.existsSync(marker)).toBe(false);
     expect(catalog.unsupported()).toContainEqual({
       provider: 'vault',
@@ -187,7 +187,7 @@ describe("pi's models.json (providers)", () => {
     expect(reason('anthropic')).toContain('built-in');
     expect(reason('gateway')).toContain('"headers"');
     for (const { modelId } of unsupported)
-      if (modelId) expect(catalog.get(modelId)).toBeUndefined();
+      if (modelId) expect(catalog.lookup(modelId)).toBeUndefined();
   });
 
   it('keeps Arbor’s own form working beside pi’s, one file holding both', () => {
@@ -207,21 +207,38 @@ describe("pi's models.json (providers)", () => {
       ],
     });
     expect(catalog.defaultModel().id).toBe('llama3');
-    expect(catalog.apiKeyFor('llama3')).toBe('lm');
-    expect(catalog.get('qwen3:32b')).toMatchObject({ provider: 'ollama', contextWindow: 32_768 });
+    expect(catalog.apiKeyFor(catalog.lookup('llama3')!)).toBe('lm');
+    expect(catalog.lookup('qwen3:32b')).toMatchObject({
+      provider: 'ollama',
+      contextWindow: 32_768,
+    });
   });
 
-  it('offers a model id once: a second provider with the same id is reported', () => {
+  it('offers the same id of two providers as two models, each with its own endpoint and key', () => {
     const catalog = load({
       providers: {
-        ollama: { baseUrl: 'http://a/v1', api: 'openai-completions', models: [{ id: 'qwen3' }] },
-        lmstudio: { baseUrl: 'http://b/v1', api: 'openai-completions', models: [{ id: 'qwen3' }] },
+        ollama: {
+          baseUrl: 'http://a/v1',
+          api: 'openai-completions',
+          apiKey: 'key-a',
+          models: [{ id: 'qwen3' }],
+        },
+        lmstudio: {
+          baseUrl: 'http://b/v1',
+          api: 'openai-completions',
+          apiKey: 'key-b',
+          models: [{ id: 'qwen3' }],
+        },
       },
     });
-    expect(catalog.get('qwen3')?.provider).toBe('ollama');
-    expect(catalog.unsupported()).toEqual([
-      { provider: 'lmstudio', modelId: 'qwen3', reason: expect.stringContaining('"ollama"') },
-    ]);
+    const a = catalog.get('ollama', 'qwen3')!;
+    const b = catalog.get('lmstudio', 'qwen3')!;
+    expect([a.baseUrl, catalog.apiKeyFor(a)]).toEqual(['http://a/v1', 'key-a']);
+    expect([b.baseUrl, catalog.apiKeyFor(b)]).toEqual(['http://b/v1', 'key-b']);
+    expect(catalog.unsupported()).toEqual([]);
+    // The bare id names no one model; the text form does.
+    expect(catalog.lookup('qwen3')).toBeUndefined();
+    expect(catalog.lookup('lmstudio/qwen3')).toBe(b);
   });
 
   it('reports a provider entry it cannot read instead of stopping', () => {
@@ -235,7 +252,7 @@ describe("pi's models.json (providers)", () => {
         },
       },
     });
-    expect(catalog.get('ok')?.provider).toBe('half');
+    expect(catalog.lookup('ok')?.provider).toBe('half');
     expect(
       catalog
         .unsupported()
@@ -268,7 +285,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
     for (const { provider, id, entry } of declared) {
       const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
       expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
-      const ours = catalog.get(id);
+      const ours = catalog.lookup(id);
       const drivable = theirs!.api === 'openai-completions' && !('headers' in entry);
       if (!drivable) {
         expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
@@ -290,7 +307,9 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
         cost: theirs!.cost,
         ...(levels.length > 0 ? { thinkingLevelMap: Object.fromEntries(levels) } : {}),
       });
-      expect(catalog.apiKeyFor(id) ?? null, `key of ${provider}/${id}`).toBe(theirs!.apiKey);
+      expect(catalog.apiKeyFor(catalog.lookup(id)!) ?? null, `key of ${provider}/${id}`).toBe(
+        theirs!.apiKey,
+      );
     }
 
     // The openai provider routed through a proxy, with an override, as pi changes its own.
@@ -299,12 +318,12 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
       baseUrl: 'https://openai-proxy.example.com/v1',
       apiKey: 'sk-proxy',
     });
-    expect(catalog.get('gpt-4o')).toMatchObject({
+    expect(catalog.lookup('gpt-4o')).toMatchObject({
       baseUrl: gpt4o!.baseUrl,
       contextWindow: gpt4o!.contextWindow,
       cost: expect.objectContaining({ input: gpt4o!.cost.input }),
     });
-    expect(catalog.apiKeyFor('gpt-4o')).toBe(gpt4o!.apiKey);
+    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBe(gpt4o!.apiKey);
   });
 });
 

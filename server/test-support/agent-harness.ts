@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { AgentSessionEvent } from '../../shared/agent-events.js';
 import { contentText } from '../../shared/messages.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
-import { DEMO_MODEL_ID } from '../demo-model/demo-model-handler.js';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { ModelCatalog } from '../models/model-catalog.js';
 import { SessionStore } from '../store/session-store.js';
 import type { AgentSession } from '../agent/agent-session.js';
@@ -92,7 +92,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         workspace,
         store: overrides.store ?? SessionStore.create({ cwd: workspace, sessionDir }),
         catalog,
-        modelId: DEMO_MODEL_ID,
+        model: { provider: DEMO_PROVIDER, modelId: DEMO_MODEL_ID },
         toolPolicy: { bash: 'unsandboxed' },
         settings: { retry: { baseDelayMs: 5, maxDelayMs: 1000 } },
         ...overrides,

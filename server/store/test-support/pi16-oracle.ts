@@ -183,6 +183,46 @@ export async function readModelsWithPi16(
   return JSON.parse(stdout) as { error: string | null; models: Pi16Model[] };
 }
 
+const RESOLVE_CHILD = path.join(import.meta.dirname, 'pi16-resolve-child.mjs');
+
+/** What pi 1.6's `resolveCliModel` made of one `--model` text. */
+export interface Pi16Resolution {
+  text: string;
+  provider: string | null;
+  id: string | null;
+  thinkingLevel: string | null;
+  warning: string | null;
+  error: string | null;
+}
+
+/**
+ * pi 1.6's own reading of each `pi --model TEXT` over its built-in catalog, with `usable`
+ * providers counted as having a key; returns that catalog too, so Arbor's resolver can be asked
+ * the same over the same models.
+ */
+export async function resolveModelWithPi16(
+  texts: string[],
+  usable: string[],
+): Promise<{
+  models: { provider: string; id: string; name: string }[];
+  results: Pi16Resolution[];
+}> {
+  const agentDir = privateAgentDir();
+  try {
+    const { stdout } = await run(
+      PI16_NODE,
+      [RESOLVE_CHILD, PI16_INDEX, agentDir, JSON.stringify({ texts, usable })],
+      {
+        env: { PATH: process.env.PATH ?? '', PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
+        maxBuffer: 64 << 20,
+      },
+    );
+    return JSON.parse(stdout) as Awaited<ReturnType<typeof resolveModelWithPi16>>;
+  } finally {
+    fs.rmSync(agentDir, { recursive: true, force: true });
+  }
+}
+
 const CRAFT_CHILD = path.join(import.meta.dirname, 'pi16-craft-child.mjs');
 
 /**

@@ -1,4 +1,5 @@
 import { useCallback, type RefObject } from 'react';
+import type { ModelRef } from '../../../shared/model-ref';
 import { ThinkingLevelNameSchema } from '../../../shared/protocol';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { activePathIds } from '../state/active-path';
@@ -48,10 +49,10 @@ export function useSessionCommands({
   );
 
   const setModel = useCallback(
-    (modelId: string) => {
+    (model: ModelRef) => {
       if (currentId)
         socket
-          .request<'set_model'>({ type: 'set_model', sessionId: currentId, modelId })
+          .request<'set_model'>({ type: 'set_model', sessionId: currentId, ...model })
           .catch(fail);
     },
     [currentId, socket, fail],

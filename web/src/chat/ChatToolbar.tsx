@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import type { ModelRef } from '../../../shared/model-ref';
 import type { ModelSummary } from '../../../shared/protocol';
 import { useSessionTitle } from '../sessions/use-session-title';
 import { pathHasPrompt } from '../state/active-path';
@@ -15,7 +16,7 @@ interface ChatToolbarProps {
   canCreate: boolean;
   /** A viewer's page: the settings shown as text, and no control that could never work. */
   readOnly: boolean;
-  onModel(modelId: string): void;
+  onModel(model: ModelRef): void;
   onThinkingLevel(level: string): void;
   onCompact(instructions?: string): void;
   onFork(): void;
@@ -66,7 +67,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
     const view = openView(page);
     return view ? pathHasPrompt(view) : false;
   });
-  const model = models.find((m) => m.id === state?.modelId);
+  const model = models.find((m) => m.provider === state?.provider && m.id === state?.modelId);
   const compacting = compactingNow ? (
     <span className="badge" role="status">
       Compacting ({compactingNow})…
@@ -86,7 +87,7 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         ) : (
           <>
             <ModelPicker
-              modelId={state?.modelId ?? null}
+              model={state ? { provider: state.provider, modelId: state.modelId } : null}
               models={models}
               problem={state?.modelProblem}
               disabled={!props.canWrite || !state}

@@ -21,17 +21,44 @@ describe('the model picker', () => {
       "This session's model anthropic/claude-sonnet-9 is not configured on this server: add its provider to models.json, or choose another model.";
     const html = renderToStaticMarkup(
       <ModelPicker
-        modelId="claude-sonnet-9"
+        model={{ provider: 'anthropic', modelId: 'claude-sonnet-9' }}
         models={[demo]}
         disabled={false}
         problem={problem}
         onModel={() => undefined}
       />,
     );
-    expect(html).toContain('claude-sonnet-9 (not configured here)');
+    expect(html).toContain('anthropic/claude-sonnet-9 (not configured here)');
     expect(html).toContain('role="note"');
     expect(html).toContain('not configured here</span>');
     expect(html).toContain(`title="${problem.replace(/'/g, '&#x27;')}"`);
-    expect(html).toMatch(/<option value="arbor-demo">Arbor demo model<\/option>/);
+    expect(html).toContain(
+      '<optgroup label="arbor"><option value="arbor/arbor-demo">Arbor demo model</option>',
+    );
+  });
+
+  it('tells apart the same id of two providers, by group, and shows the session’s pair', () => {
+    const twin = (provider: string): ModelSummary => ({
+      ...demo,
+      demo: false,
+      provider,
+      id: 'gpt-4o',
+      name: 'GPT-4o',
+    });
+    const html = renderToStaticMarkup(
+      <ModelPicker
+        model={{ provider: 'openrouter', modelId: 'gpt-4o' }}
+        models={[twin('openai'), twin('openrouter')]}
+        disabled={false}
+        onModel={() => undefined}
+      />,
+    );
+    expect(html).toContain(
+      '<optgroup label="openai"><option value="openai/gpt-4o">GPT-4o</option></optgroup>',
+    );
+    expect(html).toContain(
+      '<optgroup label="openrouter"><option value="openrouter/gpt-4o" selected="">GPT-4o</option></optgroup>',
+    );
+    expect(html).not.toContain('not configured here');
   });
 });

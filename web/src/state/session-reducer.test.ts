@@ -315,7 +315,7 @@ describe('sessionReducer', () => {
       { type: 'queue_update', steering: ['s'], followUp: ['f'] },
       { type: 'session_info_changed', name: 'My session' },
       { type: 'thinking_level_changed', level: 'high' },
-      { type: 'model_changed', modelId: 'demo' },
+      { type: 'model_changed', provider: 'lab', modelId: 'demo' },
     ]);
     expect(view.byId.get('u1')!.label).toBe('start');
     expect(view.tree.find((n) => n.id === 'u1')!.label).toBe('start');
@@ -323,6 +323,7 @@ describe('sessionReducer', () => {
     expect(view.state.followUp).toEqual(['f']);
     expect(view.sessionName).toBe('My session');
     expect(view.state.thinkingLevel).toBe('high');
+    expect([view.state.provider, view.state.modelId]).toEqual(['lab', 'demo']);
     const cleared = run(view, [{ type: 'label_changed', targetId: 'u1' }], 6);
     expect(cleared.byId.get('u1')!.label).toBeUndefined();
   });

@@ -344,7 +344,10 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
       return { ...view, state: { ...view.state, thinkingLevel: event.level } };
     case 'model_changed':
       // Its usage against the new window follows in `state_changed`.
-      return { ...view, state: { ...view.state, modelId: event.modelId } };
+      return {
+        ...view,
+        state: { ...view.state, provider: event.provider, modelId: event.modelId },
+      };
     case 'state_changed':
       // The server's figures, taken as they are: the page computes none of them.
       return { ...view, state: event.state };

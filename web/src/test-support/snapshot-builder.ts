@@ -23,6 +23,7 @@ export function snapshot(
     state: {
       isStreaming: false,
       isCompacting: false,
+      provider: 'arbor',
       modelId: 'demo',
       thinkingLevel: 'off',
       steering: [],
