@@ -185,7 +185,6 @@ export type ImageContent = z.infer<typeof ImageContentSchema>;
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 export type UserContent = z.infer<typeof UserContentSchema>;
 export type Usage = z.infer<typeof UsageSchema>;
-export type StopReason = z.infer<typeof StopReasonSchema>;
 export type ToolDeclaration = z.infer<typeof ToolDeclarationSchema>;
 export type SystemMessage = z.infer<typeof SystemMessageSchema>;
 export type UserMessage = z.infer<typeof UserMessageSchema>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage, UserMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
-import { emptyAssistantMessage } from '../models/openai-stream.js';
+import { emptyAssistantMessage } from '../models/pi-ai-stream.js';
 import { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 import type { AnyAgentTool } from '../tools/tool-types.js';
 import type {

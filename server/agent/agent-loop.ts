@@ -1,7 +1,7 @@
 import type { AssistantMessageEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
-import { emptyAssistantMessage } from '../models/openai-stream.js';
+import { emptyAssistantMessage } from '../models/pi-ai-stream.js';
 import type { AnyAgentTool } from '../tools/tool-types.js';
 import type { EmitFn } from './tool-execution.js';
 import type { ModelStreamOutcome, StreamFn } from '../models/model-stream.js';

@@ -384,7 +384,7 @@ describe('navigation, settings and state', () => {
     });
     await session.prompt('hello');
     expect(assistants(session.getContextMessages()).at(-1)?.errorMessage).toMatch(
-      /No API key for model gpt-4o/,
+      /No API key for model openai\/gpt-4o/,
     );
   });
 });

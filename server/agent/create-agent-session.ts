@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
-import { openaiStream } from '../models/openai-stream.js';
+import { piAiStream } from '../models/pi-ai-stream.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
 import type { SessionStore } from '../store/session-store.js';
 import { createTools, DEFAULT_TOOL_POLICY, type ToolPolicy } from '../tools/create-tools.js';
@@ -108,7 +108,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     model,
     thinkingLevel,
     tools,
-    streamFn: opts.streamFn ?? openaiStream,
+    streamFn: opts.streamFn ?? piAiStream,
     systemSections: opts.systemSections
       ? () => opts.systemSections as SystemPromptSections
       : () =>

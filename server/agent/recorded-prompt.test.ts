@@ -12,7 +12,7 @@ import {
 import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
-import { openaiStream } from '../models/openai-stream.js';
+import { piAiStream } from '../models/pi-ai-stream.js';
 import { SessionStore } from '../store/session-store.js';
 import { PI16_FIXTURES } from '../store/test-support/pi16-oracle.js';
 import type { StreamFn } from '../models/model-stream.js';
@@ -61,7 +61,7 @@ async function promptOnce(store: SessionStore, text: string, model?: ModelInfo) 
   const chosen = model ?? catalog.lookup(DEMO_MODEL_ID)!;
   // The stream function sees the model chosen for the test (e.g. one taking mid-conversation
   // system messages), so the wire shows how that model is sent the session.
-  const streamFn: StreamFn = (request) => openaiStream({ ...request, model: chosen });
+  const streamFn: StreamFn = (request) => piAiStream({ ...request, model: chosen });
   const session = await createAgentSession({
     workspace,
     store,

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
-import { emptyAssistantMessage } from '../models/openai-stream.js';
+import { emptyAssistantMessage } from '../models/pi-ai-stream.js';
 import type { SessionStore } from '../store/session-store.js';
 import { STORAGE_MESSAGES, storageProblem } from '../errors/storage-errors.js';
 import type { AgentSessionDeps } from './agent-session-types.js';

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentMessage, ImageContent } from '../../shared/messages.js';
 import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.js';
 import { ModelCatalog } from '../models/model-catalog.js';
-import { openaiStream } from '../models/openai-stream.js';
-import { TOOL_IMAGE_OMITTED, USER_IMAGE_OMITTED } from '../models/request-capabilities.js';
+import { piAiStream } from '../models/pi-ai-stream.js';
 import { SessionStore } from '../store/session-store.js';
 import type { StreamFn } from '../models/model-stream.js';
 import { startHarness, type Harness } from '../test-support/agent-harness.js';
@@ -113,7 +112,7 @@ describe('thinking level per model', () => {
     const levels: string[] = [];
     const streamFn: StreamFn = (request) => {
       levels.push(request.thinkingLevel);
-      return openaiStream(request);
+      return piAiStream(request);
     };
     const { session } = await h.open({ catalog: catalog(), model: lab('thinker'), streamFn });
     session.setThinkingLevel('xhigh');
@@ -158,6 +157,10 @@ const PNG: ImageContent = {
 function imageParts(body: Record<string, unknown>): number {
   return (JSON.stringify(body.messages).match(/"type":"image_url"/g) ?? []).length;
 }
+
+/** pi-ai's notes in place of images for a model that cannot see them. */
+const USER_IMAGE_OMITTED = '(image omitted: model does not support images)';
+const TOOL_IMAGE_OMITTED = '(tool image omitted: model does not support images)';
 
 describe('images for a model that cannot see them', () => {
   it('are sent as notes, while the session file keeps them', async () => {

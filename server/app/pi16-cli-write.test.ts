@@ -12,8 +12,7 @@ import { DEMO_MODEL_ID, DEMO_PROVIDER } from '../demo-model/demo-model-handler.j
 import type { ModelRef } from '../../shared/model-ref.js';
 import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-server.js';
 import { ModelCatalog, type ModelInfo } from '../models/model-catalog.js';
-import { transcriptMessages } from '../models/openai-stream.js';
-import { resolveRequestTranscript } from '../models/request-transcript.js';
+import { piAiStream } from '../models/pi-ai-stream.js';
 import { SessionStore } from '../store/session-store.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { runPi16Cli } from '../store/test-support/pi16-oracle.js';
@@ -120,25 +119,35 @@ function entriesOf(file: string): SessionEntry[] {
     .map((line) => JSON.parse(line) as SessionEntry);
 }
 
-/** The chat-completions messages and tools Arbor sends for the context at `leafId`. */
-function arborRequest(file: string, leafId: string, to: ModelInfo = model): SeenRequest {
+/**
+ * The chat-completions request Arbor sends for the context at `leafId`: made by Arbor's stream
+ * function (pi-ai) to the demo model, and taken as the demo model saw it.
+ */
+async function arborRequest(
+  file: string,
+  leafId: string,
+  to: ModelInfo = model,
+): Promise<SeenRequest> {
   const store = SessionStore.openReadOnly(file);
+  let messages: AgentMessage[];
   try {
-    const messages: AgentMessage[] = store.buildSessionContext(leafId).messages;
-    const transcript = resolveRequestTranscript(to, {
-      systemPrompt: '',
-      tools: [],
-      messages: toProviderMessages(messages),
-    });
-    return {
-      messages: transcriptMessages(to, transcript),
-      tools: transcript.tools.map((tool) => ({
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      })),
-    };
+    messages = store.buildSessionContext(leafId).messages;
   } finally {
     store.close();
   }
+  const sent = requests.length;
+  const stream = piAiStream({
+    model: to,
+    apiKey: catalog.apiKeyFor(model),
+    systemPrompt: '',
+    tools: [],
+    messages: toProviderMessages(messages),
+    thinkingLevel: 'off',
+    signal: new AbortController().signal,
+  });
+  for (let next = await stream.next(); !next.done; next = await stream.next());
+  expect(requests.length, 'the demo model saw the request').toBe(sent + 1);
+  return requests[sent]!;
 }
 
 /** What of a request both sides must agree on: every message, and each tool's declaration. */
@@ -170,7 +179,7 @@ async function piContinues(file: string, prompt: string): Promise<void> {
   const added = entriesOf(file).slice(before);
   const user = added.find((e) => e.type === 'message' && e.message.role === 'user');
   expect(user, 'pi appended the prompt').toBeDefined();
-  expect(requestShape(requests[sent]!)).toEqual(requestShape(arborRequest(file, user!.id)));
+  expect(requestShape(requests[sent]!)).toEqual(requestShape(await arborRequest(file, user!.id)));
   await expectSameAsPi16(file);
 }
 
@@ -186,7 +195,7 @@ async function arborContinues(file: string, prompt: string): Promise<void> {
   expect(patch?.type === 'message' && patch.message.role, 'Arbor re-records its prompt').toBe(
     'system',
   );
-  expect(requestShape(requests[sent]!)).toEqual(requestShape(arborRequest(file, user.id)));
+  expect(requestShape(requests[sent]!)).toEqual(requestShape(await arborRequest(file, user.id)));
   await expectSameAsPi16(file);
 }
 
@@ -353,7 +362,7 @@ describe('pi 1.6 continues the files Arbor writes', () => {
       await session.prompt(text);
       const file = await closeSession(session);
       expect(requestShape(requests[sent]!)).toEqual(
-        requestShape(arborRequest(file, lastUser(file).id, mid)),
+        requestShape(await arborRequest(file, lastUser(file).id, mid)),
       );
       return { file, request: requests[sent]! };
     };
@@ -373,7 +382,7 @@ describe('pi 1.6 continues the files Arbor writes', () => {
     expect(pi.code, pi.stderr).toBe(0);
     expect(systemCount(requests[sent]!)).toBe(2);
     expect(requestShape(requests[sent]!)).toEqual(
-      requestShape(arborRequest(file, lastUser(file).id, mid)),
+      requestShape(await arborRequest(file, lastUser(file).id, mid)),
     );
     // Arbor again: its patch back, the three where they stand.
     const { request: third } = await arborTurn(SessionStore.open(file), 'Arbor once more');

@@ -11,7 +11,7 @@ import type { ProviderMessage } from './model-stream.js';
 /*
  * Stored messages → the messages a provider is sent, exactly as pi 1.6 converts them
  * (coding-agent `convertToLlm`, then pi-ai `transformMessages`): system messages pass through in
- * transcript order (the provider renders them, openai-stream.ts); coding-agent roles become user
+ * transcript order (pi-ai renders them for the model's API, pi-ai-stream.ts); coding-agent roles become user
  * text with pi's fixed wording; error and aborted assistants are dropped; a tool call left without
  * a result gets a synthetic error result, so every provider accepts the history.
  */

@@ -8,12 +8,11 @@ import zlib from 'node:zlib';
  * every body chunk through web streams and promises; at ten thousand streamed chunks a second that
  * was half of the server's time per chunk and most of its short-lived garbage (bench/ws: a relay on
  * node:http costs 49 µs a chunk, the same relay on fetch 92 µs). The `openai` client takes this in
- * place of the global one and keeps doing everything else: URLs, headers, auth, timeouts (through
+ * place of the global one (through pi-ai's `fetch` option) and keeps doing everything else: URLs, headers, auth, timeouts (through
  * the signal), errors.
  *
  * The response is a standard Response. Its body is a web stream that reads the socket only when
- * someone reads it; the SSE reader instead takes the Node stream underneath (`nodeBodyOf`), so a
- * streamed chunk goes from the socket to the parser with no web stream between.
+ * someone reads it, and says in words when the model hung up mid-answer (`ConnectionLostError`).
  *
  * What differs from fetch, on purpose: redirects are not followed (a model endpoint that redirects
  * is answered as it answered); no compression is asked for, so streamed chunks are not held in a
@@ -21,13 +20,6 @@ import zlib from 'node:zlib';
  * this cannot send (a Request object, a streamed or form body, a scheme other than http(s)) goes
  * to the global fetch unchanged.
  */
-
-const nodeBodies = new WeakMap<ReadableStream<Uint8Array>, Readable>();
-
-/** The Node stream under a response this fetch returned, if it did and its body is unread. */
-export function nodeBodyOf(response: Response): Readable | undefined {
-  return response.body ? nodeBodies.get(response.body) : undefined;
-}
 
 /**
  * A pooled connection is closed after 4 s unused (undici's keep-alive default), or sooner when the
@@ -124,10 +116,7 @@ function toResponse(incoming: IncomingMessage, head: boolean): Response {
     incoming.resume();
     return new Response(null, init);
   }
-  const source = decoded(incoming);
-  const stream = lazyWebStream(source);
-  nodeBodies.set(stream, source);
-  return new Response(stream, init);
+  return new Response(lazyWebStream(decoded(incoming)), init);
 }
 
 /** The body as sent, before content encoding; errors keep their cause and say what broke. */
@@ -146,22 +135,69 @@ function decoded(incoming: IncomingMessage): Readable {
   return pipeline(incoming, decoder, () => undefined);
 }
 
+/**
+ * The model's server hung up mid-answer. The message says all a person needs, once: pi-ai adds
+ * an error's cause to its text, and Node's cause ("aborted") says nothing more than the code.
+ */
+export class ConnectionLostError extends Error {
+  constructor(cause: Error & { code: string }) {
+    super(`Connection lost while the model was streaming (${cause.code})`);
+  }
+}
+
+function isDroppedConnection(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return (
+    error instanceof Error &&
+    (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'EPIPE')
+  );
+}
+
+/**
+ * When a reader stops before the body's end (the SDK stops at `[DONE]`, a moment before the server's
+ * end of response), what is left is read for at most this long and this much, so that the
+ * connection goes back to the pool; a body that goes on is cut.
+ */
+const DRAIN_MS = 200;
+const DRAIN_BYTES = 64 * 1024;
+
+function letGo(source: Readable): void {
+  if (source.readableEnded || source.destroyed) return;
+  let left = DRAIN_BYTES;
+  const timer = setTimeout(() => source.destroy(), DRAIN_MS);
+  const stop = () => clearTimeout(timer);
+  source.once('end', stop);
+  source.once('close', stop);
+  source.on('data', (piece: Buffer) => {
+    left -= piece.length;
+    if (left < 0) source.destroy();
+  });
+  source.resume();
+}
+
 /** A web stream that pulls from `source` only when read, and lets go of it when cancelled. */
 function lazyWebStream(source: Readable): ReadableStream<Uint8Array> {
   let chunks: AsyncIterator<Buffer> | undefined;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        chunks ??= source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-        const next = await chunks.next();
+        // The iterator leaves the stream as it is when returned: `cancel` decides its fate.
+        chunks ??= source.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          throw isDroppedConnection(error) ? new ConnectionLostError(error) : error;
+        }
         if (next.done) controller.close();
         else
           controller.enqueue(
             new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.length),
           );
       },
-      cancel(reason) {
-        source.destroy(reason instanceof Error ? reason : undefined);
+      async cancel() {
+        await chunks?.return?.();
+        letGo(source);
       },
     },
     { highWaterMark: 0 },

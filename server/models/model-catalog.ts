@@ -18,7 +18,7 @@ import { CodedError } from '../errors/coded-error.js';
  * the stream function.
  */
 
-export type { ModelInfo, ThinkingLevelMap } from './model-info.js';
+export type { ModelInfo } from './model-info.js';
 
 /** What a browser may see about a model. */
 export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv'> {

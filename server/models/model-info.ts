@@ -23,7 +23,11 @@ export interface ModelInfo {
   id: string;
   name: string;
   provider: string;
+  /** pi-ai's API the model is called through; `openai-completions` when absent. */
+  api?: string;
   baseUrl: string;
+  /** Headers sent with every request to the model (pi's `headers` of a provider or model). */
+  headers?: Record<string, string>;
   apiKeyEnv?: string;
   contextWindow: number;
   maxOutputTokens: number;

@@ -15,7 +15,7 @@ import {
 } from '../agent/create-agent-session.js';
 import type { StreamFn } from '../models/model-stream.js';
 import { createArborCompaction } from '../compaction/agent-compaction.js';
-import { openaiStream } from '../models/openai-stream.js';
+import { piAiStream } from '../models/pi-ai-stream.js';
 import { readWithPi16 } from '../store/test-support/pi16-oracle.js';
 
 /*
@@ -201,7 +201,7 @@ export async function openCompactionHarness(opts: {
       const first = request.messages[0];
       summaryPrompts.push(first?.role === 'user' ? contentText(first.content) : '');
     }
-    const inner = openaiStream(request);
+    const inner = piAiStream(request);
     for (;;) {
       const next = await inner.next();
       if (next.done) {
