@@ -3,6 +3,7 @@ import { startDemoModel, type RunningDemoModel } from '../demo-model/demo-model-
 import { ModelCatalog, type ModelInfo } from './model-catalog.js';
 import type { ModelRequest, ModelStreamEvent, ModelStreamOutcome } from './model-stream.js';
 import { ABORTED_MESSAGE, piAiStream } from './pi-ai-stream.js';
+import { drainStream } from './test-support/drain-stream.js';
 
 /*
  * The stream function over pi-ai, against the demo model on loopback (a real HTTP server that
@@ -47,13 +48,7 @@ async function run(
     signal: new AbortController().signal,
     ...overrides,
   });
-  const events: ModelStreamEvent[] = [];
-  for (;;) {
-    const next = await stream.next();
-    if (next.done) return { events, outcome: next.value };
-    events.push(next.value);
-    onEvent?.(next.value);
-  }
+  return drainStream(stream, onEvent);
 }
 
 describe('the model stream over pi-ai', () => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCatalog } from './model-catalog.js';
+import { OFFERED_APIS } from './pi-providers.js';
 import { parsePiConfigValue, resolvePiConfigValue } from './pi-config-value.js';
 import { readModelsWithPi16, resolveWithPi16 } from '../store/test-support/pi16-oracle.js';
 
@@ -70,6 +71,11 @@ function piModelsJson(marker: string) {
         models: [{ id: 'claude-opus-4' }],
       },
       anthropic: { baseUrl: 'https://anthropic-proxy.example.com/v1' },
+      bedrock: {
+        baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+        api: 'bedrock-converse-stream',
+        models: [{ id: 'claude-on-bedrock' }],
+      },
       gateway: {
         baseUrl: 'https://gateway.example.com/v1',
         api: 'openai-completions',
@@ -176,14 +182,14 @@ describe("pi's models.json (providers)", () => {
       unsupported.map(({ provider, modelId }) => `${provider}/${modelId ?? ''}`).sort(),
     ).toEqual([
       'anthropic/',
-      'azure/gpt-5-codex',
+      'bedrock/claude-on-bedrock',
       'gateway/gateway-model',
-      'my-anthropic/claude-opus-4',
       'vault/vault-model',
     ]);
     const reason = (provider: string) => unsupported.find((u) => u.provider === provider)?.reason;
-    expect(reason('azure')).toContain('"openai-responses"');
-    expect(reason('my-anthropic')).toContain('"anthropic-messages"');
+    expect(reason('bedrock')).toContain(
+      '"bedrock-converse-stream" API, which Arbor does not offer yet',
+    );
     expect(reason('anthropic')).toContain('built-in');
     expect(reason('gateway')).toContain('"headers"');
     for (const { modelId } of unsupported)
@@ -263,7 +269,7 @@ describe("pi's models.json (providers)", () => {
 });
 
 describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
-  it('offers each model pi drives over Chat Completions as pi has it, with pi’s key', async () => {
+  it('offers each model of an API Arbor offers as pi has it, with pi’s key', async () => {
     const file = piModelsJson('unused');
     // pi would run the command key to answer; the rest of the file is asked as it is.
     const { vault: _vault, ...providers } = file.providers;
@@ -286,7 +292,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
       const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
       expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
       const ours = catalog.lookup(id);
-      const drivable = theirs!.api === 'openai-completions' && !('headers' in entry);
+      const drivable = OFFERED_APIS.has(theirs!.api) && !('headers' in entry);
       if (!drivable) {
         expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
         expect(catalog.unsupported()).toContainEqual(
@@ -298,6 +304,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
       expect(ours, `${provider}/${id}`).toEqual({
         id,
         provider,
+        ...(theirs!.api !== 'openai-completions' ? { api: theirs!.api } : {}),
         name: theirs!.name,
         baseUrl: theirs!.baseUrl,
         contextWindow: theirs!.contextWindow,

@@ -6,9 +6,10 @@ import { parsePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 
 /*
  * pi's own models.json form, `{ "providers": { "<id>": { baseUrl, api, apiKey, models, ... } } }`
- * (pi 1.6's docs/models-configuration.md), read into what Arbor's catalog can use. Arbor's client
- * speaks OpenAI's Chat Completions, so a model is offered when its api is "openai-completions";
- * every other model is reported with the reason, never silently dropped and never fatal. Of
+ * (pi 1.6's docs/models-configuration.md), read into what Arbor's catalog can use. Arbor calls
+ * models through pi-ai, and offers a model when its api is one of those tested against a server
+ * that speaks it (`OFFERED_APIS`, model-apis.test.ts); every other model is reported with the
+ * reason, never silently dropped and never fatal. Of
  * `compat`, only `supportsMidConvoSystemMessages` is used (where a session's later system messages
  * go, decision 063); other fields that only tune pi's requests (the rest of compat, inputLimits,
  * promptCache, samplingParams, cost tiers) are not. The merge with Arbor's built-in models is the
@@ -43,8 +44,15 @@ export interface PiProviders {
   unsupported: UnsupportedModel[];
 }
 
-/** The api Arbor's stream function speaks. */
+/** pi's default api for an OpenAI-compatible endpoint, and Arbor's for its own providers. */
 export const SUPPORTED_API = 'openai-completions';
+/** The pi-ai APIs Arbor offers models of: each is tested against a server speaking it. */
+export const OFFERED_APIS: ReadonlySet<string> = new Set([
+  SUPPORTED_API,
+  'openai-responses',
+  'anthropic-messages',
+  'google-generative-ai',
+]);
 /** Arbor's own providers, which a pi provider of the same id changes as pi changes its built-ins. */
 const ARBOR_PROVIDERS: Record<string, { api: string; baseUrl?: string }> = {
   // Arbor drives OpenAI's models with Chat Completions (pi 1.6 uses the Responses API for them).
@@ -124,12 +132,10 @@ function withText(input: ('text' | 'image')[] | undefined): ('text' | 'image')[]
 }
 
 function apiReason(api: string | undefined): string | undefined {
-  if (api === SUPPORTED_API) return undefined;
+  if (api !== undefined && OFFERED_APIS.has(api)) return undefined;
   if (api === undefined)
-    return `names no "api" (pi would take the one of its built-in provider of that name, which Arbor does not know); if the endpoint speaks Chat Completions, give it "api": "${SUPPORTED_API}" and a "baseUrl"`;
-  if (api === 'openai-responses')
-    return `uses the OpenAI Responses API ("openai-responses"); Arbor speaks only Chat Completions ("${SUPPORTED_API}")`;
-  return `uses the "${api}" API; Arbor speaks only OpenAI-compatible Chat Completions ("${SUPPORTED_API}")`;
+    return `names no "api" (pi would take the one of its built-in provider of that name, which Arbor does not know); give it one of ${[...OFFERED_APIS].map((a) => `"${a}"`).join(', ')} and a "baseUrl"`;
+  return `uses the "${api}" API, which Arbor does not offer yet (it offers ${[...OFFERED_APIS].map((a) => `"${a}"`).join(', ')})`;
 }
 
 function keyReason(key: PiConfigValue | undefined): string | undefined {
@@ -245,6 +251,7 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
         id: model.id,
         name: model.name ?? model.id,
         provider,
+        ...(api !== SUPPORTED_API ? { api } : {}),
         baseUrl: baseUrl!,
         contextWindow: model.contextWindow ?? PI_DEFAULT_CONTEXT_WINDOW,
         maxOutputTokens: model.maxTokens ?? PI_DEFAULT_MAX_TOKENS,
