@@ -163,7 +163,10 @@ describe('the request is the recorded prompt, replayed', () => {
     const file = path.join(sessionDir, 'pi-written-mid.jsonl');
     fs.copyFileSync(path.join(PI16_FIXTURES, 'print-tools.jsonl'), file);
     const piPrompt = systemMessages(file)[0]!;
-    const model = { ...catalog.lookup(DEMO_MODEL_ID)!, supportsMidConvoSystemMessages: true };
+    const model = {
+      ...catalog.lookup(DEMO_MODEL_ID)!,
+      compat: { supportsMidConvoSystemMessages: true },
+    };
     const request = await promptOnce(SessionStore.open(file), 'over to Arbor', model);
 
     const system = request.messages.filter((m) => m.role === 'system');

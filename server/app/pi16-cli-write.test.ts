@@ -347,7 +347,7 @@ describe('pi 1.6 continues the files Arbor writes', () => {
     );
     const midCatalog = ModelCatalog.load({ dataDir: midDir, demoBaseUrl: demo.baseUrl, env: {} });
     const mid = midCatalog.lookup('demo-mid')!;
-    expect(mid.supportsMidConvoSystemMessages).toBe(true);
+    expect(mid.compat?.supportsMidConvoSystemMessages).toBe(true);
 
     const systemCount = (request: SeenRequest) =>
       request.messages.filter((m) => (m as { role: string }).role === 'system').length;

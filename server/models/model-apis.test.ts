@@ -99,6 +99,12 @@ describe.each(RECORDED_APIS)('the %s API through pi-ai', (api) => {
     expect(outcome.message.usage.cost?.total).toBeCloseTo(0.003 + 0.003, 6);
   });
 
+  it('sends the headers pi’s models.json gives the model', async () => {
+    server.script.push({ text: 'ok' });
+    await run(api, [ask('hi')], { model: { ...modelFor(api), headers: { 'x-team': 'blue' } } });
+    expect(server.requests[0]!.headers['x-team']).toBe('blue');
+  });
+
   it('makes a tool call, and sends its result back in the API’s own form', async () => {
     server.script.push({ toolCalls: [{ id: 'call_7', name: 'read', args: { path: 'a.txt' } }] });
     const first = await run(api, [ask('read a.txt')]);
@@ -120,6 +126,25 @@ describe.each(RECORDED_APIS)('the %s API through pi-ai', (api) => {
     const sent = JSON.stringify(server.requests[1]!.body);
     expect(sent).toContain('alpha beta gamma');
     expect(sent).toContain('read');
+  });
+
+  it('sends an image to a model that sees images, in the API’s own form', async () => {
+    server.script.push({ text: 'A red dot.' });
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    await run(api, [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is this?' },
+          { type: 'image', data: png, mimeType: 'image/png' },
+        ],
+        timestamp: 1,
+      },
+    ]);
+    const sent = JSON.stringify(server.requests[0]!.body);
+    expect(sent).toContain(png);
+    expect(sent).toContain('image/png');
   });
 
   it("hands a 429's Retry-After to the agent loop", async () => {

@@ -21,7 +21,7 @@ import { CodedError } from '../errors/coded-error.js';
 export type { ModelInfo } from './model-info.js';
 
 /** What a browser may see about a model. */
-export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv'> {
+export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv' | 'headers'> {
   hasApiKey: boolean;
 }
 
@@ -187,8 +187,12 @@ interface CatalogParts {
 }
 
 /** Adds pi's `providers` to the catalog being built, as pi merges them with its built-ins. */
-function mergePiProviders(parts: CatalogParts, providers: Record<string, unknown>): void {
-  const read = readPiProviders(providers);
+function mergePiProviders(
+  parts: CatalogParts,
+  providers: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): void {
+  const read = readPiProviders(providers, env);
   parts.unsupported.push(...read.unsupported);
   for (const change of read.changes) {
     for (const model of parts.models.values()) {
@@ -198,6 +202,9 @@ function mergePiProviders(parts: CatalogParts, providers: Record<string, unknown
         ...model,
         ...override,
         ...(change.baseUrl !== undefined ? { baseUrl: change.baseUrl } : {}),
+        ...(change.headers || override?.headers
+          ? { headers: { ...model.headers, ...change.headers, ...override?.headers } }
+          : {}),
         // As pi: an override's object fields merge with the model's field by field.
         ...(override?.cost ? { cost: { ...model.cost, ...override.cost } } : {}),
         ...(override?.thinkingLevelMap
@@ -259,7 +266,7 @@ export class ModelCatalog {
     const configured: string[] = [];
     // pi's form first, so that an entry of Arbor's form can refine one of pi's models.
     if (config.providers)
-      mergePiProviders({ models, keys, piKeys, unsupported, configured }, config.providers);
+      mergePiProviders({ models, keys, piKeys, unsupported, configured }, config.providers, env);
     config.models.forEach((entry, index) => {
       // An entry names its provider, or refines the one model of that id.
       const sameId = [...models.values()].filter((model) => model.id === entry.id);
@@ -439,7 +446,7 @@ export class ModelCatalog {
 
   /** The catalog as a browser may see it: no keys, no key variable names. */
   publicInfo(): PublicModelInfo[] {
-    return this.list().map(({ apiKeyEnv: _env, ...model }) => ({
+    return this.list().map(({ apiKeyEnv: _env, headers: _headers, ...model }) => ({
       ...model,
       hasApiKey: this.apiKeyFor(model) !== undefined,
     }));

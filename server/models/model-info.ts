@@ -38,10 +38,11 @@ export interface ModelInfo {
   demo?: boolean;
   cost: ModelCost;
   /**
-   * pi-ai's `compat.supportsMidConvoSystemMessages`: later system messages of the session are
-   * sent where they stand. Off (pi-ai's default for OpenAI-compatible hosts): one leading prompt.
+   * pi-ai's `compat` for the model's API, as pi's models.json gives it: it tunes pi-ai's request
+   * building (`supportsMidConvoSystemMessages`: later system messages of the session are sent
+   * where they stand; off, pi-ai's default for OpenAI-compatible hosts, one leading prompt).
    */
-  supportsMidConvoSystemMessages?: boolean;
+  compat?: Record<string, unknown>;
   /**
    * Set on a session's recorded model that this server does not know (another provider, a model
    * removed from models.json): why it cannot be called. Such a model is kept, shown and refused.

@@ -23,8 +23,6 @@ export function piModelOf(model: ModelInfo): Model<Api> {
     contextWindow: model.contextWindow,
     maxTokens: model.maxOutputTokens,
     ...(model.headers ? { headers: model.headers } : {}),
-    ...(model.supportsMidConvoSystemMessages
-      ? { compat: { supportsMidConvoSystemMessages: true } }
-      : {}),
+    ...(model.compat ? { compat: model.compat } : {}),
   } as Model<Api>;
 }

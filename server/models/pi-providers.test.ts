@@ -82,6 +82,11 @@ function piModelsJson(marker: string) {
         headers: { 'x-team': '$TEAM' },
         models: [{ id: 'gateway-model' }],
       },
+      signed: {
+        baseUrl: 'https://signed.example.com/v1',
+        api: 'openai-completions',
+        models: [{ id: 'signed-model', headers: { 'x-signature': `!touch ${marker}` } }],
+      },
       openai: {
         baseUrl: 'https://openai-proxy.example.com/v1',
         apiKey: '$MY_OPENAI_KEY',
@@ -176,14 +181,14 @@ describe("pi's models.json (providers)", () => {
   });
 
   it('lists what Arbor cannot drive with the reason instead of stopping', () => {
-    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')));
+    const catalog = load(piModelsJson(path.join(tempDir(), 'ran')), { TEAM: 'blue-team' });
     const unsupported = catalog.unsupported();
     expect(
       unsupported.map(({ provider, modelId }) => `${provider}/${modelId ?? ''}`).sort(),
     ).toEqual([
       'anthropic/',
       'bedrock/claude-on-bedrock',
-      'gateway/gateway-model',
+      'signed/signed-model',
       'vault/vault-model',
     ]);
     const reason = (provider: string) => unsupported.find((u) => u.provider === provider)?.reason;
@@ -191,7 +196,9 @@ describe("pi's models.json (providers)", () => {
       '"bedrock-converse-stream" API, which Arbor does not offer yet',
     );
     expect(reason('anthropic')).toContain('built-in');
-    expect(reason('gateway')).toContain('"headers"');
+    expect(reason('signed')).toContain('"x-signature" header from a command');
+    // Headers are sent, their variables filled in as pi fills them.
+    expect(catalog.get('gateway', 'gateway-model')?.headers).toEqual({ 'x-team': 'blue-team' });
     for (const { modelId } of unsupported)
       if (modelId) expect(catalog.lookup(modelId)).toBeUndefined();
   });
@@ -272,27 +279,28 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
   it('offers each model of an API Arbor offers as pi has it, with pi’s key', async () => {
     const file = piModelsJson('unused');
     // pi would run the command key to answer; the rest of the file is asked as it is.
-    const { vault: _vault, ...providers } = file.providers;
+    const { vault: _vault, signed: _signed, ...providers } = file.providers;
     const agentDir = tempDir();
     fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ ...file, providers }));
     const env = {
       OPENROUTER_API_KEY: 'sk-or-secret',
       VLLM_TEAM: 'blue',
       MY_OPENAI_KEY: 'sk-proxy',
+      TEAM: 'blue-team',
     };
     const pi = await readModelsWithPi16(agentDir, Object.keys(providers), env);
     expect(pi.error).toBeNull();
     const catalog = ModelCatalog.load({ dataDir: agentDir, env });
 
     const declared = Object.entries(providers).flatMap(([provider, entry]) =>
-      ('models' in entry ? entry.models : []).map((model) => ({ provider, id: model.id, entry })),
+      ('models' in entry ? entry.models : []).map((model) => ({ provider, id: model.id })),
     );
     expect(declared.length).toBeGreaterThan(5);
-    for (const { provider, id, entry } of declared) {
+    for (const { provider, id } of declared) {
       const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
       expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
       const ours = catalog.lookup(id);
-      const drivable = OFFERED_APIS.has(theirs!.api) && !('headers' in entry);
+      const drivable = OFFERED_APIS.has(theirs!.api);
       if (!drivable) {
         expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
         expect(catalog.unsupported()).toContainEqual(
@@ -301,7 +309,10 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
         continue;
       }
       const levels = Object.entries(theirs!.thinkingLevelMap ?? {});
-      expect(ours, `${provider}/${id}`).toEqual({
+      // pi keeps a provider's headers apart from its models (resolved per request); Arbor's are
+      // checked on their own above.
+      const { headers: _headers, ...comparable } = ours ?? {};
+      expect(comparable, `${provider}/${id}`).toEqual({
         id,
         provider,
         ...(theirs!.api !== 'openai-completions' ? { api: theirs!.api } : {}),
@@ -313,6 +324,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
         input: theirs!.input,
         cost: theirs!.cost,
         ...(levels.length > 0 ? { thinkingLevelMap: Object.fromEntries(levels) } : {}),
+        ...(theirs!.compat ? { compat: theirs!.compat } : {}),
       });
       expect(catalog.apiKeyFor(catalog.lookup(id)!) ?? null, `key of ${provider}/${id}`).toBe(
         theirs!.apiKey,

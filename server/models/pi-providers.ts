@@ -2,18 +2,19 @@ import { z } from 'zod';
 import { describeIssues } from '../config/json-file.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
-import { parsePiConfigValue, type PiConfigValue } from './pi-config-value.js';
+import { parsePiConfigValue, resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 
 /*
  * pi's own models.json form, `{ "providers": { "<id>": { baseUrl, api, apiKey, models, ... } } }`
  * (pi 1.6's docs/models-configuration.md), read into what Arbor's catalog can use. Arbor calls
  * models through pi-ai, and offers a model when its api is one of those tested against a server
  * that speaks it (`OFFERED_APIS`, model-apis.test.ts); every other model is reported with the
- * reason, never silently dropped and never fatal. Of
- * `compat`, only `supportsMidConvoSystemMessages` is used (where a session's later system messages
- * go, decision 063); other fields that only tune pi's requests (the rest of compat, inputLimits,
- * promptCache, samplingParams, cost tiers) are not. The merge with Arbor's built-in models is the
- * catalog's.
+ * reason, never silently dropped and never fatal. Request `headers` are sent, their values read as
+ * pi reads them (`$NAME` from the environment; a `!command` is never run, and its model is
+ * reported). `compat` goes to pi-ai as it is (the provider's under the model's, as pi-ai merges
+ * them), so pi's request building is tuned as pi's; other fields that tune pi's requests
+ * (inputLimits, promptCache, samplingParams, cost tiers) are not used yet. The merge with Arbor's
+ * built-in models is the catalog's.
  */
 
 /** A model (or a whole provider, without `modelId`) that Arbor read but cannot drive. */
@@ -22,6 +23,9 @@ export interface UnsupportedModel {
   modelId?: string;
   reason: string;
 }
+
+/** pi's `headers` of a provider or model, each value read as pi reads an apiKey. */
+type PiHeaders = Record<string, PiConfigValue>;
 
 /** A model of a provider Arbor can drive, with pi's key for it (resolved per request). */
 export interface PiModel {
@@ -36,6 +40,8 @@ export interface PiProviderChange {
   key?: PiConfigValue;
   /** `modelOverrides`, by model id, as fields of Arbor's entries. */
   overrides: Map<string, Partial<ModelInfo>>;
+  /** The provider's headers (resolved), under each of its models' own. */
+  headers?: Record<string, string>;
 }
 
 export interface PiProviders {
@@ -69,8 +75,8 @@ const CostSchema = z.looseObject({
   cacheWrite: z.number().nonnegative(),
 });
 
-/** Of pi-ai's `compat`, what changes where Arbor puts a session's later system messages. */
-const CompatSchema = z.looseObject({ supportsMidConvoSystemMessages: z.boolean().optional() });
+/** pi-ai's `compat` of a provider or model, handed on as it is. */
+const CompatSchema = z.record(z.string(), z.unknown());
 
 const modelFields = {
   name: z.string().min(1).optional(),
@@ -144,15 +150,48 @@ function keyReason(key: PiConfigValue | undefined): string | undefined {
     : undefined;
 }
 
-const HEADERS_REASON =
-  'sends its own request headers ("headers"), which Arbor does not send; without them the endpoint may refuse or misroute requests';
+/** pi's headers parsed; a reason instead when one takes its value from a command. */
+function headersOf(headers: Record<string, string> | undefined): PiHeaders | string | undefined {
+  if (!headers) return undefined;
+  const parsed: PiHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const read = parsePiConfigValue(value);
+    if ('command' in read)
+      return `takes the value of its "${name}" header from a command ("!…"), which Arbor does not run; put it in an environment variable and write "$NAME" instead`;
+    parsed[name] = read;
+  }
+  return parsed;
+}
 
-function overrideOf(value: unknown): Partial<ModelInfo> | string {
+/**
+ * Headers with their variables filled in from `env`, as pi's `resolveHeaders`: a header whose
+ * variable is unset is left out.
+ */
+function resolveHeaders(
+  headers: PiHeaders | undefined,
+  env: Record<string, string | undefined>,
+): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  const resolved: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const text = resolvePiConfigValue(value, env);
+    if (text) resolved[name] = text;
+  }
+  return Object.keys(resolved).length > 0 ? resolved : undefined;
+}
+
+function overrideOf(
+  value: unknown,
+  env: Record<string, string | undefined>,
+): Partial<ModelInfo> | string {
   const parsed = PiOverrideSchema.safeParse(value);
   if (!parsed.success) return describeIssues(parsed.error);
   const o = parsed.data;
-  if (o.headers) return HEADERS_REASON;
+  const headers = headersOf(o.headers);
+  if (typeof headers === 'string') return headers;
   const fields: Partial<ModelInfo> = {};
+  const resolved = resolveHeaders(headers, env);
+  if (resolved) fields.headers = resolved;
   if (o.name !== undefined) fields.name = o.name;
   if (o.reasoning !== undefined) fields.reasoning = o.reasoning;
   const map = thinkingMap(o.thinkingLevelMap);
@@ -164,8 +203,14 @@ function overrideOf(value: unknown): Partial<ModelInfo> | string {
   return fields;
 }
 
-/** Reads pi's `providers` object. Never throws: what cannot be used is in `unsupported`. */
-export function readPiProviders(providers: Record<string, unknown>): PiProviders {
+/**
+ * Reads pi's `providers` object. Never throws: what cannot be used is in `unsupported`. Header
+ * values are filled in from `env` now (keys are resolved per request, by the catalog).
+ */
+export function readPiProviders(
+  providers: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): PiProviders {
   const result: PiProviders = { models: [], changes: [], unsupported: [] };
   for (const [provider, raw] of Object.entries(providers)) {
     const parsed = PiProviderSchema.safeParse(raw);
@@ -179,14 +224,17 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
     const p = parsed.data;
     const own = ARBOR_PROVIDERS[provider];
     const key = p.apiKey !== undefined ? parsePiConfigValue(p.apiKey) : undefined;
+    const providerHeaders = headersOf(p.headers);
     const providerReason =
       p.oauth !== undefined
         ? 'signs in with OAuth ("oauth"), which Arbor does not do'
-        : p.headers
-          ? HEADERS_REASON
+        : typeof providerHeaders === 'string'
+          ? providerHeaders
           : p.baseUrl !== undefined && !isUrl(p.baseUrl)
             ? `has a baseUrl that is not an http(s) URL ("${p.baseUrl}")`
             : keyReason(key);
+    const sharedHeaders =
+      typeof providerHeaders === 'string' ? undefined : resolveHeaders(providerHeaders, env);
 
     if (own) {
       const change: PiProviderChange = { provider, overrides: new Map() };
@@ -198,9 +246,10 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
       } else {
         if (p.baseUrl !== undefined) change.baseUrl = p.baseUrl;
         if (key) change.key = key;
+        if (sharedHeaders) change.headers = sharedHeaders;
       }
       for (const [id, value] of Object.entries(p.modelOverrides ?? {})) {
-        const fields = overrideOf(value);
+        const fields = overrideOf(value, env);
         if (typeof fields === 'string')
           result.unsupported.push({ provider, modelId: id, reason: fields });
         else change.overrides.set(id, fields);
@@ -230,10 +279,11 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
       const model = m.data;
       const api = model.api ?? p.api ?? own?.api;
       const baseUrl = model.baseUrl ?? p.baseUrl ?? own?.baseUrl;
+      const modelHeaders = headersOf(model.headers);
       const reason =
         providerReason ??
         apiReason(api) ??
-        (model.headers ? HEADERS_REASON : undefined) ??
+        (typeof modelHeaders === 'string' ? modelHeaders : undefined) ??
         (baseUrl === undefined
           ? 'has no baseUrl'
           : !isUrl(baseUrl)
@@ -244,9 +294,13 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
         return;
       }
       const map = thinkingMap(model.thinkingLevelMap);
+      // As pi: the model's headers over its provider's.
+      const headers = {
+        ...sharedHeaders,
+        ...resolveHeaders(modelHeaders as PiHeaders | undefined, env),
+      };
       // pi-ai merges the provider's compat under the model's.
-      const midConvo =
-        model.compat?.supportsMidConvoSystemMessages ?? p.compat?.supportsMidConvoSystemMessages;
+      const compat = p.compat || model.compat ? { ...p.compat, ...model.compat } : undefined;
       const info: ModelInfo = {
         id: model.id,
         name: model.name ?? model.id,
@@ -266,7 +320,8 @@ export function readPiProviders(providers: Record<string, unknown>): PiProviders
               cacheWrite: model.cost.cacheWrite,
             }
           : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        ...(midConvo === true ? { supportsMidConvoSystemMessages: true } : {}),
+        ...(compat ? { compat } : {}),
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
       };
       result.models.push({ info, ...(key ? { key } : {}) });
     });

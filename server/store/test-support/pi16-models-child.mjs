@@ -33,6 +33,8 @@ for (const model of runtime.getModels()) {
     input,
     cost,
     thinkingLevelMap: model.thinkingLevelMap ?? null,
+    headers: model.headers ?? null,
+    compat: model.compat ?? null,
     apiKey,
   });
 }

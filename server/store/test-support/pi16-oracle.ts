@@ -159,6 +159,8 @@ export interface Pi16Model {
   input: string[];
   cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
   thinkingLevelMap: Record<string, string | null> | null;
+  headers: Record<string, string> | null;
+  compat: Record<string, unknown> | null;
   apiKey: string | null;
 }
 
