@@ -1,4 +1,5 @@
 import type { AssistantMessage } from '../../shared/messages.js';
+import { isRetryableAssistantError } from '@earendil-works/pi-ai';
 import { isContextOverflow } from '../models/context-overflow.js';
 
 /*
@@ -22,13 +23,15 @@ export const DEFAULT_RETRY_SETTINGS: RetrySettings = {
   maxDelayMs: 60_000,
 };
 
-const RETRYABLE =
-  /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay|premature close|econnreset/i;
-
+/**
+ * A failed answer worth another try, by pi-ai's own rule (`isRetryableAssistantError`: load,
+ * rate limits, 5xx, dropped connections and timeouts, but not quota or billing limits), except a
+ * context overflow, which compaction handles.
+ */
 export function isRetryableError(message: AssistantMessage, contextWindow: number): boolean {
   if (message.stopReason !== 'error' || !message.errorMessage) return false;
   if (isContextOverflow(message, contextWindow)) return false;
-  return RETRYABLE.test(message.errorMessage);
+  return isRetryableAssistantError(message as Parameters<typeof isRetryableAssistantError>[0]);
 }
 
 /** The wait before retry number `attempt` (1-based). */

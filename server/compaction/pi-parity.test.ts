@@ -250,21 +250,24 @@ describe('token thresholds and overflow detection match pi', () => {
     }
   });
 
-  it('recognises the same overflow errors as pi', async () => {
-    const { isContextOverflow: piOverflow, getOverflowPatterns } =
-      await import('@mariozechner/pi-ai');
-    const errors = [
-      "This model's maximum context length is 4000 tokens. However, your messages resulted in 4100 tokens.",
-      'prompt is too long: 213462 tokens > 200000 maximum',
-      'Your input exceeds the context window of this model',
-      '400 status code (no body)',
-      'context_length_exceeded',
-      'ThrottlingException: Too many tokens, please wait',
-      'Rate limit reached: too many tokens per minute',
-      'Service unavailable: try later',
-      'boom',
+  it('recognises overflow errors as pi 1.6 does (its pi-ai rule), where pi 0.73 differed', async () => {
+    const { isContextOverflow: pi073 } = await import('@mariozechner/pi-ai');
+    // [error, pi 1.6's answer]
+    const errors: [string, boolean][] = [
+      [
+        "This model's maximum context length is 4000 tokens. However, your messages resulted in 4100 tokens.",
+        true,
+      ],
+      ['prompt is too long: 213462 tokens > 200000 maximum', true],
+      ['Your input exceeds the context window of this model', true],
+      // pi 1.6 no longer reads a bare 400 as an overflow (pi 0.73 did).
+      ['400 status code (no body)', false],
+      ['context_length_exceeded', true],
+      ['ThrottlingException: Too many tokens, please wait', true],
+      ['Rate limit reached: too many tokens per minute', false],
+      ['Service unavailable: try later', false],
+      ['boom', false],
     ];
-    expect(getOverflowPatterns().length).toBe(20);
     const base = {
       role: 'assistant' as const,
       content: [],
@@ -273,27 +276,30 @@ describe('token thresholds and overflow detection match pi', () => {
       model: 'arbor-demo',
       timestamp: 1,
     };
-    for (const errorMessage of errors) {
+    let changed = 0;
+    for (const [errorMessage, expected] of errors) {
       const message = {
         ...base,
         usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 },
         stopReason: 'error' as const,
         errorMessage,
       };
-      expect(isContextOverflow(message, 4000)).toBe(piOverflow(message as never, 4000));
+      expect(isContextOverflow(message, 4000), errorMessage).toBe(expected);
+      if (pi073(message as never, 4000) !== expected) changed++;
     }
-    for (const [stopReason, input, output] of [
-      ['stop', 5000, 10],
-      ['stop', 3000, 10],
-      ['length', 3990, 0],
-      ['length', 3990, 5],
+    expect(changed).toBe(1);
+    for (const [stopReason, input, output, expected] of [
+      ['stop', 5000, 10, true],
+      ['stop', 3000, 10, false],
+      ['length', 3990, 0, true],
+      ['length', 3990, 5, false],
     ] as const) {
       const message = {
         ...base,
         usage: { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output },
         stopReason,
       };
-      expect(isContextOverflow(message, 4000)).toBe(piOverflow(message as never, 4000));
+      expect(isContextOverflow(message, 4000), `${stopReason} ${input}/${output}`).toBe(expected);
     }
   });
 });
