@@ -73,14 +73,16 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     opts.compactor === undefined ? createArborCompaction(opts.settings?.compaction) : undefined;
   const compactor = arbor?.compactor ?? opts.compactor ?? undefined;
   const context = store.buildSessionContext();
-  const thinkingLevel = context.thinkingLevel || 'off';
+  const isNew = store.getTree().length === 0;
+  // A new session starts at pi's startup level (settings.json) when one is set, as pi's does.
+  const thinkingLevel =
+    (isNew ? catalog.startupThinkingLevel(model) : undefined) ?? (context.thinkingLevel || 'off');
   const tools = createTools(
     opts.workspace,
     opts.toolPolicy ?? DEFAULT_TOOL_POLICY,
     opts.exactWorkspace ? { exactWorkspace: true } : {},
   );
   const resources = opts.resources ?? NO_RESOURCES;
-  const isNew = store.getTree().length === 0;
   let modelRecorded = true;
   let thinkingLevelRecorded = true;
   if (isNew && !store.access.writableNow) {

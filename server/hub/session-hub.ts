@@ -46,21 +46,24 @@ export class SessionHub {
 
   models(): ModelSummary[] {
     const catalog = this.opts.catalog();
-    return catalog.list().map((model) => {
-      const noKey = catalog.missingKeyReason(model);
-      return {
-        id: model.id,
-        name: model.name,
-        provider: model.provider,
-        contextWindow: model.contextWindow,
-        maxOutputTokens: model.maxOutputTokens,
-        reasoning: model.reasoning,
-        thinkingLevels: supportedThinkingLevels(model),
-        images: supportsImages(model),
-        ...(model.demo ? { demo: true } : {}),
-        ...(noKey ? { noKey } : {}),
-      };
-    });
+    return catalog
+      .list()
+      .filter((model) => catalog.enabled(model))
+      .map((model) => {
+        const noKey = catalog.missingKeyReason(model);
+        return {
+          id: model.id,
+          name: model.name,
+          provider: model.provider,
+          contextWindow: model.contextWindow,
+          maxOutputTokens: model.maxOutputTokens,
+          reasoning: model.reasoning,
+          thinkingLevels: supportedThinkingLevels(model),
+          images: supportsImages(model),
+          ...(model.demo ? { demo: true } : {}),
+          ...(noKey ? { noKey } : {}),
+        };
+      });
   }
 
   get(sessionId: string): LiveSession | undefined {

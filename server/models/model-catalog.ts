@@ -8,6 +8,13 @@ import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-providers.js';
+import {
+  readPiSettings,
+  scopedModels,
+  startupThinkingLevel,
+  type PiSettings,
+} from './pi-settings.js';
+import type { ThinkingLevel } from '../../shared/session-entries.js';
 import { CodedError } from '../errors/coded-error.js';
 
 /*
@@ -240,6 +247,9 @@ export class ModelCatalog {
     private readonly env: Record<string, string | undefined>,
     private readonly demoKey: string,
     private readonly auth: AuthFile | undefined,
+    private readonly settings: PiSettings = {},
+    /** The models pi's `enabledModels` names, by key; undefined when it names none (all are). */
+    private readonly enabledKeys?: ReadonlySet<string>,
   ) {}
 
   /**
@@ -318,7 +328,27 @@ export class ModelCatalog {
     const demoKey = opts.demoApiKey ?? 'arbor-demo';
     const auth = opts.config ? undefined : new AuthFile(path.join(opts.dataDir, AUTH_FILE));
     const demo = keyOf(DEMO_PROVIDER, DEMO_MODEL_ID);
+    let settings: PiSettings = {};
+    if (!opts.config) {
+      try {
+        settings = readPiSettings(opts.dataDir);
+      } catch (error) {
+        throw new ModelConfigError((error as Error).message);
+      }
+    }
+    const enabledKeys = settings.enabledModels
+      ? new Set(
+          [...scopedModels(settings.enabledModels, [...models.values()])].map((model) =>
+            keyOf(model.provider, model.id),
+          ),
+        )
+      : undefined;
     const catalog = new ModelCatalog(models, keys, piKeys, unsupported, demo, env, demoKey, auth);
+    const settingsDefault = settings.defaultModel
+      ? settings.defaultProvider
+        ? catalog.get(settings.defaultProvider, settings.defaultModel)
+        : catalog.lookup(settings.defaultModel)
+      : undefined;
     let defaultKey: string;
     if (config.defaultModel) {
       const chosen = catalog.lookup(config.defaultModel);
@@ -327,11 +357,29 @@ export class ModelCatalog {
           `${source}: defaultModel "${config.defaultModel}" is not a known model (or its id belongs to several providers: write provider/id)`,
         );
       defaultKey = keyOf(chosen.provider, chosen.id);
+    } else if (settingsDefault) {
+      // pi's settings.json, where Arbor's models.json names no default.
+      defaultKey = keyOf(settingsDefault.provider, settingsDefault.id);
     } else {
+      // Among the enabled models when pi's enabledModels names some, as pi starts on the first.
+      const candidates = enabledKeys ? [...enabledKeys] : configured;
       defaultKey =
-        configured.find((at) => catalog.apiKeyFor(models.get(at)!) !== undefined) ?? demo;
+        candidates.find((at) => catalog.apiKeyFor(models.get(at)!) !== undefined) ??
+        (enabledKeys ? candidates[0] : undefined) ??
+        demo;
     }
-    return new ModelCatalog(models, keys, piKeys, unsupported, defaultKey, env, demoKey, auth);
+    return new ModelCatalog(
+      models,
+      keys,
+      piKeys,
+      unsupported,
+      defaultKey,
+      env,
+      demoKey,
+      auth,
+      settings,
+      enabledKeys,
+    );
   }
 
   /**
@@ -344,6 +392,20 @@ export class ModelCatalog {
 
   list(): ModelInfo[] {
     return [...this.models.values()];
+  }
+
+  /**
+   * Whether `model` is in use on this server: every model, unless pi's `enabledModels`
+   * (settings.json) names some, then those. The page offers only these, and a session is moved
+   * only to one of them.
+   */
+  enabled(model: ModelKey): boolean {
+    return !this.enabledKeys || this.enabledKeys.has(keyOf(model.provider, model.id));
+  }
+
+  /** The thinking level a new session on `model` starts at (pi's settings.json), if one is set. */
+  startupThinkingLevel(model: ModelKey): ThinkingLevel | undefined {
+    return startupThinkingLevel(this.settings, model);
   }
 
   /** The model `id` of `provider`, as a session's model_change entry records it. */
@@ -372,6 +434,11 @@ export class ModelCatalog {
    */
   recorded(provider: string, id: string): ModelInfo {
     const known = this.get(provider, id);
+    if (known && !this.enabled(known))
+      return {
+        ...known,
+        unavailable: `This session's model ${provider}/${id} is not among the models in use on this server (enabledModels in settings.json): choose another model.`,
+      };
     if (known) return known;
     return {
       id,

@@ -205,15 +205,18 @@ export interface Pi16Resolution {
 export async function resolveModelWithPi16(
   texts: string[],
   usable: string[],
+  /** Lists of `enabledModels` patterns, each scoped as pi scopes them. */
+  scopes: string[][] = [],
 ): Promise<{
   models: { provider: string; id: string; name: string }[];
   results: Pi16Resolution[];
+  scoped: string[][];
 }> {
   const agentDir = privateAgentDir();
   try {
     const { stdout } = await run(
       PI16_NODE,
-      [RESOLVE_CHILD, PI16_INDEX, agentDir, JSON.stringify({ texts, usable })],
+      [RESOLVE_CHILD, PI16_INDEX, agentDir, JSON.stringify({ texts, usable, scopes })],
       {
         env: { PATH: process.env.PATH ?? '', PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1' },
         maxBuffer: 64 << 20,

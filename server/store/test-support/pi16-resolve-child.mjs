@@ -5,9 +5,11 @@
 import { pathToFileURL } from 'node:url';
 
 const [piIndex, agentDir, requestJson] = process.argv.slice(2);
-const { texts, usable } = JSON.parse(requestJson);
+const { texts, usable, scopes = [] } = JSON.parse(requestJson);
 const keyed = new Set(usable);
-const { ModelRuntime, resolveCliModel } = await import(pathToFileURL(piIndex).href);
+const { ModelRuntime, resolveCliModel, resolveModelScopeWithDiagnostics } = await import(
+  pathToFileURL(piIndex).href
+);
 const runtime = await ModelRuntime.create({
   modelsPath: `${agentDir}/models.json`,
   authPath: `${agentDir}/auth.json`,
@@ -28,9 +30,18 @@ const results = texts.map((cliModel) => {
     error: result.error ?? null,
   };
 });
+// Each list of enabledModels patterns, scoped as pi scopes them over the whole catalog.
+const scoped = [];
+for (const patterns of scopes) {
+  const { scopedModels } = await resolveModelScopeWithDiagnostics(patterns, {
+    getAvailable: async () => catalog,
+  });
+  scoped.push(scopedModels.map(({ model }) => `${model.provider}/${model.id}`));
+}
 process.stdout.write(
   JSON.stringify({
     models: catalog.map(({ provider, id, name }) => ({ provider, id, name })),
     results,
+    scoped,
   }) + '\n',
 );
