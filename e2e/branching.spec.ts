@@ -90,3 +90,32 @@ test('keyboard: arrows move along the tree and Enter selects', async ({ page, ar
   // The tree's node, not the chat's message with the same id (the chat may still show it).
   await expect(sessionTree(page).locator(`[data-entry-id="${leafId}"]`)).toBeFocused();
 });
+
+test('a click on a prompt keeps an unsent draft aside, offered back until the next send', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'first question');
+  await sendPrompt(page, 'second question');
+  const restore = page.getByRole('button', { name: 'Restore draft' });
+  await expect(restore).toHaveCount(0);
+
+  await editor(page).fill('my unsent thoughts');
+  await treeNode(page, 'user', 'first question').click();
+  await expect(editor(page)).toHaveValue('first question');
+  await expect(restore).toBeVisible();
+  // Another click: the prompt it brought is no draft; the one kept is still the user's.
+  await treeNode(page, 'user', 'second question').click();
+  await expect(editor(page)).toHaveValue('second question');
+  await restore.click();
+  await expect(editor(page)).toHaveValue('my unsent thoughts');
+  await expect(restore).toHaveCount(0);
+
+  // Kept again by the next click, and gone with the next send.
+  await treeNode(page, 'user', 'first question').click();
+  await expect(restore).toBeVisible();
+  await editor(page).press('Enter');
+  await expect(chatMessages(page, 'assistant').last()).toContainText('first question');
+  await expect(restore).toHaveCount(0);
+});

@@ -68,6 +68,13 @@ function WorkbenchPage({
 }) {
   const editor = useEditorContent();
   const { text: editorText, setText: setEditorText, images, setImages } = editor;
+  const restoreDraft = useCallback(() => {
+    const draft = editor.draft;
+    if (!draft) return;
+    setEditorText(draft.text);
+    setImages(draft.images);
+    editor.setDraft(null);
+  }, [editor, setEditorText, setImages]);
   const [panel, setPanel] = useState<Panel>('chat');
   const { editorFocus, editorFilled } = useEditorAfterTap(setPanel);
   const { notices: pageNotices, report, clear } = usePageNotices();
@@ -184,6 +191,8 @@ function WorkbenchPage({
             focusRequest={editorFocus}
             images={images}
             onImages={setImages}
+            hasDraft={editor.draft !== null}
+            onRestoreDraft={restoreDraft}
             canWrite={canWrite}
             ready={ready}
             sendBlocked={sendBlockedBy(status)}

@@ -4,12 +4,21 @@ import type { QueueName, SendMode } from '../chat/Editor';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { parseShellCommand } from '../../../shared/shell-command';
 
+/** What the editor held, kept aside while a click's prompt fills it. */
+export interface Draft {
+  text: string;
+  images: ImageContent[];
+}
+
 /** The editor's content and its setters, owned by the page. */
 export interface EditorContent {
   text: string;
   setText(update: string | ((current: string) => string)): void;
   images: ImageContent[];
   setImages(update: ImageContent[] | ((current: ImageContent[]) => ImageContent[])): void;
+  /** An unsent draft a click replaced, offered back until the next send (or null). */
+  draft: Draft | null;
+  setDraft(draft: Draft | null): void;
 }
 
 /**
@@ -32,7 +41,7 @@ export function useEditorCommands({
   fail(error: unknown): void;
 }) {
   const [pendingSend, setPendingSend] = useState<SendMode | null>(null);
-  const { text: editorText, setText: setEditorText, images, setImages } = editor;
+  const { text: editorText, setText: setEditorText, images, setImages, setDraft } = editor;
 
   const send = useCallback(
     (mode: SendMode) => {
@@ -44,6 +53,7 @@ export function useEditorCommands({
       const attached = images;
       setEditorText('');
       setImages([]);
+      setDraft(null);
       const shell = parseShellCommand(text);
       const command = shell
         ? ({ type: 'bash', sessionId, ...shell } as const)
@@ -59,7 +69,7 @@ export function useEditorCommands({
         fail(error);
       });
     },
-    [sessionId, ready, editorText, images, socket, fail, setEditorText, setImages],
+    [sessionId, ready, editorText, images, socket, fail, setEditorText, setImages, setDraft],
   );
 
   useEffect(() => {

@@ -39,15 +39,17 @@ export function useTreeNavigation({
   /** "Fork" forks at it while the leaf stays where that click left it. */
   forkCandidate: RefObject<ForkCandidate | null>;
 } {
-  const { setText: setEditorText, setImages } = editor;
+  const { setText: setEditorText, setImages, setDraft } = editor;
   // The view is read from the store when a click comes, so the graph's callbacks stay stable
   // while messages stream.
   const store = usePageStore();
   // The editor's content as of the last render, for a click that fills it and may have to undo.
-  const editorRef = useRef({ text: editor.text, images: editor.images });
+  const editorRef = useRef({ text: editor.text, images: editor.images, draft: editor.draft });
   useEffect(() => {
-    editorRef.current = { text: editor.text, images: editor.images };
+    editorRef.current = { text: editor.text, images: editor.images, draft: editor.draft };
   });
+  /** The text the last click put in the editor: left as it was, it is no draft of the user's. */
+  const lastFill = useRef<string | null>(null);
   const forkCandidate = useRef<ForkCandidate | null>(null);
 
   const navigate = useCallback(
@@ -67,6 +69,11 @@ export function useTreeNavigation({
       const before = editorRef.current;
       if (outcome.fillsEditor) editorFilled();
       if (filled) {
+        // What the user typed and has not sent is kept aside, and offered back ("Restore draft").
+        const typed = before.text.trim() !== '' || before.images.length > 0;
+        if (typed && before.text !== lastFill.current && before.text !== filled.text)
+          setDraft({ text: before.text, images: before.images });
+        lastFill.current = filled.text;
         setEditorText(filled.text);
         setImages(filled.images);
       }
@@ -74,6 +81,7 @@ export function useTreeNavigation({
         if (!filled) return;
         setEditorText((current) => (current === filled.text ? before.text : current));
         setImages((current) => (current === filled.images ? before.images : current));
+        setDraft(before.draft);
       };
       socket
         .request<'navigate_tree'>({
@@ -101,7 +109,7 @@ export function useTreeNavigation({
           fail(error);
         });
     },
-    [socket, store, fail, editorFilled, setEditorText, setImages],
+    [socket, store, fail, editorFilled, setEditorText, setImages, setDraft],
   );
 
   // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.

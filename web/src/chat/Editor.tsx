@@ -28,6 +28,9 @@ interface EditorProps {
   onClearQueue(): void;
   /** Takes one queued message back: into the editor (`edit`) or away (`drop`). */
   onDequeue(queue: QueueName, index: number, text: string, then: 'edit' | 'drop'): void;
+  /** A draft a click on a prompt replaced is kept: "Restore draft" puts it back. */
+  hasDraft?: boolean;
+  onRestoreDraft?(): void;
   /** The workspace's prompt templates and skills, offered by the `/` menu. */
   slashItems?: readonly SlashItem[];
   /** Why the workspace's templates and skills are off, said where the `/` menu would list them. */
@@ -185,6 +188,15 @@ export const Editor = memo(function Editor(props: EditorProps) {
       <ShellHint text={value} />
       <div className="editor-actions">
         <SendNote length={value.length} blocked={props.sendBlocked} />
+        {props.hasDraft && props.onRestoreDraft ? (
+          <button
+            type="button"
+            onClick={props.onRestoreDraft}
+            title="Put back what you had typed before the click on a prompt"
+          >
+            Restore draft
+          </button>
+        ) : null}
         <button
           type="button"
           disabled={!canSend}
