@@ -86,6 +86,12 @@ function piModelsJson() {
         apiKey: '$CLAUDE_KEY',
         models: [{ id: 'claude-sonnet-4' }],
       },
+      'bedrock-proxy': {
+        baseUrl: 'https://bedrock.example.com',
+        api: 'bedrock-converse-stream',
+        apiKey: '$CLAUDE_KEY',
+        models: [{ id: 'claude-on-bedrock' }],
+      },
       google: { apiKey: '!printf %s not-a-real-key' },
     },
   };
@@ -147,7 +153,11 @@ describe("--data pointed at pi's agent folder", () => {
       await client.ok({ type: 'subscribe', sessionId: 'keys-check-1' });
       const snapshot = (await client.seen((m) => m.type === 'snapshot')) as Snapshot;
       expect(snapshot.models.map((m) => `${m.provider}/${m.id}`)).toContain('arbor-relay/scripted');
-      expect(snapshot.models.map((m) => m.id)).not.toContain('claude-sonnet-4');
+      // Anthropic's API is one Arbor offers (through pi-ai); Bedrock's is not yet.
+      expect(snapshot.models.map((m) => `${m.provider}/${m.id}`)).toContain(
+        'claude-proxy/claude-sonnet-4',
+      );
+      expect(snapshot.models.map((m) => m.id)).not.toContain('claude-on-bedrock');
       // Arbor continues pi's session with pi's model, through the same provider and key.
       const done = client.waitForEvent('keys-check-1', 'agent_end');
       await client.ok({ type: 'prompt', sessionId: 'keys-check-1', text: 'hello from arbor' });
@@ -167,7 +177,7 @@ describe("--data pointed at pi's agent folder", () => {
       .filter((msg) => msg.startsWith('models.json:'));
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^models\.json: Arbor cannot use model "claude-sonnet-4" of provider "claude-proxy": it uses the "anthropic-messages" API/,
+        /^models\.json: Arbor cannot use model "claude-on-bedrock" of provider "bedrock-proxy": it uses the "bedrock-converse-stream" API/,
       ),
       expect.stringMatching(
         /^models\.json: Arbor cannot use provider "google": it takes its apiKey from a command .* which Arbor does not run/,

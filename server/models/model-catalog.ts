@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { getEnvApiKey } from '@earendil-works/pi-ai/compat';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { AuthFile } from './auth-file.js';
@@ -487,8 +488,14 @@ export class ModelCatalog {
     const envName =
       model.apiKeyEnv ??
       (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);
-    const fromEnv = envName ? this.env[envName] : undefined;
-    return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
+    if (envName) {
+      const fromEnv = this.env[envName];
+      return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
+    }
+    // As pi: a provider pi knows reads its own variable (ANTHROPIC_API_KEY, GEMINI_API_KEY, …),
+    // named by pi-ai. OpenAI's key goes only to OpenAI's own endpoint (above).
+    if (model.provider === 'openai') return undefined;
+    return getEnvApiKey(model.provider, definedOnly(this.env)) || undefined;
   }
 
   /**
@@ -518,6 +525,12 @@ export class ModelCatalog {
       hasApiKey: this.apiKeyFor(model) !== undefined,
     }));
   }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

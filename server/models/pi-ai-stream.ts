@@ -92,7 +92,7 @@ export const piAiStream: StreamFn = async function* (
   if (!request.apiKey) {
     return failed(
       model,
-      `No API key for model ${model.provider}/${model.id}: set ${model.apiKeyEnv ?? 'OPENAI_API_KEY'} or add "apiKey" to models.json`,
+      `No API key for model ${model.provider}/${model.id}: ${model.apiKeyEnv ? `set ${model.apiKeyEnv}, ` : ''}add "apiKey" to models.json or save a key for ${model.provider}`,
     );
   }
   if (!model.baseUrl) return failed(model, `Model ${model.provider}/${model.id} has no base URL`);
@@ -123,21 +123,26 @@ export const piAiStream: StreamFn = async function* (
   } catch (error) {
     return failed(model, error instanceof Error ? error.message : String(error));
   }
-  for await (const event of stream) {
-    if (event.type === 'done') return { message: event.message as AssistantMessage };
-    if (event.type === 'error') {
-      const message = event.error as AssistantMessage;
-      if (message.stopReason === 'aborted' || signal.aborted) {
-        return { message: { ...message, stopReason: 'aborted', errorMessage: ABORTED_MESSAGE } };
+  try {
+    for await (const event of stream) {
+      if (event.type === 'done') return { message: event.message as AssistantMessage };
+      if (event.type === 'error') {
+        const message = event.error as AssistantMessage;
+        if (message.stopReason === 'aborted' || signal.aborted) {
+          return { message: { ...message, stopReason: 'aborted', errorMessage: ABORTED_MESSAGE } };
+        }
+        const wait =
+          response && response.status >= 400
+            ? retryAfterMs(headerRecord(response.headers))
+            : undefined;
+        return wait === undefined ? { message } : { message, retryAfterMs: wait };
       }
-      const wait =
-        response && response.status >= 400
-          ? retryAfterMs(headerRecord(response.headers))
-          : undefined;
-      return wait === undefined ? { message } : { message, retryAfterMs: wait };
+      const mapped = eventOf(event);
+      if (mapped) yield mapped;
     }
-    const mapped = eventOf(event);
-    if (mapped) yield mapped;
+  } catch (error) {
+    // pi-ai ends its streams with an error event; anything thrown is still the provider's trouble.
+    return failed(model, error instanceof Error ? error.message : String(error));
   }
   // A stream that ended without its last event: the provider went away.
   return failed(model, 'The model stream ended without an answer');

@@ -254,6 +254,27 @@ describe("pi's models.json (providers)", () => {
     expect(catalog.lookup('lmstudio/qwen3')).toBe(b);
   });
 
+  it('takes a key pi knows for the provider from the environment (ANTHROPIC_API_KEY, …), as pi does', () => {
+    const catalog = load(
+      {
+        providers: {
+          anthropic: {
+            baseUrl: 'https://api.anthropic.com',
+            api: 'anthropic-messages',
+            models: [{ id: 'claude-sonnet-4-5' }],
+          },
+          mine: { baseUrl: 'http://a/v1', api: 'openai-completions', models: [{ id: 'x' }] },
+        },
+      },
+      { ANTHROPIC_API_KEY: 'sk-ant-from-env', OPENAI_API_KEY: 'sk-openai' },
+    );
+    expect(catalog.apiKeyFor({ provider: 'anthropic', id: 'claude-sonnet-4-5' })).toBe(
+      'sk-ant-from-env',
+    );
+    // A provider pi does not know gets no one else's key.
+    expect(catalog.apiKeyFor({ provider: 'mine', id: 'x' })).toBeUndefined();
+  });
+
   it('reports a provider entry it cannot read instead of stopping', () => {
     const catalog = load({
       providers: {
