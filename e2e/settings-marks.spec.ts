@@ -25,16 +25,16 @@ test('model and thinking changes tried before a prompt become one mark on it, wh
   const chips = tree.locator('.node-settings-chip');
   const before = await chips.count();
 
-  await model.selectOption('gpt-4o');
-  await expect(model).toHaveValue('gpt-4o');
-  await model.selectOption('gpt-5-mini');
-  await expect(model).toHaveValue('gpt-5-mini');
+  await model.selectOption('openai/gpt-4o');
+  await expect(model).toHaveValue('openai/gpt-4o');
+  await model.selectOption('openai/gpt-5-mini');
+  await expect(model).toHaveValue('openai/gpt-5-mini');
   await thinking.selectOption('high');
   await expect(thinking).toHaveValue('high');
   await thinking.selectOption('low');
   await expect(thinking).toHaveValue('low');
-  await model.selectOption('arbor-demo');
-  await expect(model).toHaveValue('arbor-demo');
+  await model.selectOption('arbor/arbor-demo');
+  await expect(model).toHaveValue('arbor/arbor-demo');
   // Before the next prompt, the changes are one small mark at the leaf.
   await expect(tree.locator('[data-role="settings"][aria-current="true"]')).toHaveCount(1);
   await expect(treeNodes(page, 'model_change')).toHaveCount(0);
@@ -57,7 +57,7 @@ test('model and thinking changes tried before a prompt become one mark on it, wh
   await expect(treeNodes(page, 'model_change')).toHaveCount(3);
   await expect(treeNodes(page, 'thinking_level_change')).not.toHaveCount(0);
   await expect(chips).toHaveCount(before);
-  await treeNode(page, 'model_change', 'gpt-5-mini').click();
+  await treeNode(page, 'model_change', 'openai/gpt-5-mini').click();
   await expect(leafNode(page)).toHaveAttribute('data-role', 'model_change');
   await expect(leafNode(page)).toHaveAttribute('aria-label', /gpt-5-mini/);
   // The opened run stays open around the new leaf.
@@ -97,18 +97,18 @@ test('the model picker says which models have no API key, with the reason, befor
   try {
     await openArbor(page, arbor.url);
     const model = page.getByRole('combobox', { name: 'Model' });
-    const keyless = model.locator('option[value="local-keyless"]');
+    const keyless = model.locator('option[value="local/local-keyless"]');
     await expect(keyless).toHaveText('Local keyless (no key)');
     await expect(keyless).toHaveAttribute(
       'title',
       'No API key: set LOCAL_KEYLESS_KEY or add "apiKey" to models.json',
     );
-    await expect(model.locator('option[value="local-keyed"]')).toHaveText('Local keyed');
-    await expect(model.locator('option[value="arbor-demo"]')).not.toContainText('no key');
+    await expect(model.locator('option[value="local/local-keyed"]')).toHaveText('Local keyed');
+    await expect(model.locator('option[value="arbor/arbor-demo"]')).not.toContainText('no key');
     await expect(page.getByRole('note').filter({ hasText: 'no key' })).toHaveCount(0);
 
     // Picking it is allowed, and the picker keeps saying so beside it.
-    await model.selectOption('local-keyless');
+    await model.selectOption('local/local-keyless');
     const note = page.getByRole('note').filter({ hasText: 'no key' });
     await expect(note).toBeVisible();
     await expect(note).toHaveAttribute('title', /set LOCAL_KEYLESS_KEY/);
