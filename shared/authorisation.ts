@@ -59,6 +59,13 @@ export function mayManageKeys(user: UserSummary): boolean {
 }
 
 /**
+ * Who may choose the models a team uses (pi's `enabledModels`): admins only, as keys.
+ */
+export function mayChooseModels(user: UserSummary): boolean {
+  return user.role === 'admin';
+}
+
+/**
  * Whether `user` can only read: may start no session and write to none, not even one of their own
  * (the viewer role). The page then shows a read-only page rather than controls that cannot work.
  */

@@ -289,6 +289,8 @@ export const ModelSummarySchema = z.object({
   thinkingLevels: z.array(ThinkingLevelNameSchema).optional(),
   /** Whether the model sees images (those sent to a model that does not are replaced by a note). */
   images: z.boolean().optional(),
+  /** USD per million tokens read and written, as the catalog prices them. */
+  price: z.object({ input: z.number(), output: z.number() }).optional(),
   demo: z.boolean().optional(),
   /** Set when the server holds no API key for the model: why, in words a person acts on. */
   noKey: z.string().optional(),

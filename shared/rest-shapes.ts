@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   ErrorBodySchema,
+  ModelSummarySchema,
   SessionIdSchema,
   UserSummarySchema,
   WorkspaceIdSchema,
@@ -85,6 +86,28 @@ export const SearchAnswerSchema = z.object({
   note: z.string().optional(),
 });
 export type SearchAnswer = z.infer<typeof SearchAnswerSchema>;
+
+/** `GET /api/models?q=&limit=`: the models in use matching q, of the whole catalog. */
+export const MODEL_QUERY_MAX = 200;
+export const MODEL_LIMIT_MAX = 200;
+export const ModelListSchema = z.object({
+  models: z.array(ModelSummarySchema),
+  /** How many models match in all (more than listed when the limit cut the list). */
+  total: z.number().int().nonnegative(),
+});
+export type ModelList = z.infer<typeof ModelListSchema>;
+
+/** `GET`/`PUT /api/models/enabled`: pi's `enabledModels` patterns, or null for every model. */
+export const ENABLED_PATTERNS_MAX = 500;
+export const EnabledModelsSchema = z.object({
+  patterns: z
+    .array(z.string().trim().min(1).max(MODEL_QUERY_MAX))
+    .max(ENABLED_PATTERNS_MAX)
+    .nullable(),
+});
+export type EnabledModels = z.infer<typeof EnabledModelsSchema>;
+/** The answer to a change: the patterns and how many models they put in use. */
+export type EnabledModelsAnswer = EnabledModels & { models: number };
 
 /** Body of every non-2xx REST answer. */
 export const HttpErrorSchema = z.object({ error: ErrorBodySchema });

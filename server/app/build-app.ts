@@ -27,6 +27,7 @@ import { createSessionFactory } from './session-factory.js';
 import { SessionLocator } from '../config/session-locator.js';
 import { AUTH_FILE, ModelCatalog } from '../models/model-catalog.js';
 import { AuthFile } from '../models/auth-file.js';
+import { modelRoutes } from './routes/model-routes.js';
 import { providerKeyRoutes } from './routes/provider-key-routes.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
 import { installAuthHooks, markRoutesPublic } from './auth-hooks.js';
@@ -172,9 +173,16 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     });
   const hostForUrl = (host: string) =>
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let demoBaseUrl = `http://${hostForUrl(config.host)}:${config.port}/demo/v1`;
+  // An admin's change of the models in use (settings.json) takes effect at once.
+  const reloadCatalog = options.catalog
+    ? undefined
+    : () => {
+        catalog = loadCatalog(demoBaseUrl);
+      };
   if (!catalog) {
     // Checks models.json at start; the demo URL is fixed once the real port is known.
-    catalog = loadCatalog(`http://${hostForUrl(config.host)}:${config.port}/demo/v1`);
+    catalog = loadCatalog(demoBaseUrl);
     for (const { provider, modelId, reason } of catalog.unsupported()) {
       const what = modelId
         ? `model "${modelId}" of provider "${provider}"`
@@ -184,7 +192,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     app.addHook('onListen', async () => {
       const address = app.server.address();
       if (address && typeof address === 'object') {
-        catalog = loadCatalog(`http://${hostForUrl(config.host)}:${address.port}/demo/v1`);
+        demoBaseUrl = `http://${hostForUrl(config.host)}:${address.port}/demo/v1`;
+        catalog = loadCatalog(demoBaseUrl);
       }
     });
   }
@@ -286,6 +295,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   await app.register(async (scope) => exportRoutes(scope, { locator, exporter }));
   const auth = new AuthFile(path.join(config.dataDir, AUTH_FILE));
   await app.register(async (scope) => providerKeyRoutes(scope, { auth }));
+  await app.register(async (scope) =>
+    modelRoutes(scope, { hub, dataDir: config.dataDir, catalog: currentCatalog, reloadCatalog }),
+  );
   const shares = new ShareLinks(config.dataDir);
   await app.register(async (scope) => shareRoutes(scope, { shares, locator, owners }));
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
 import { writeLocalProvider } from '../models/test-support/local-provider.js';
+import { requestAs } from './test-support/json-request.js';
 import { serverPerTest } from './test-support/test-server.js';
 import { WsTestClient } from './test-support/ws-test-client.js';
 
@@ -22,15 +23,7 @@ describe('provider keys', () => {
       { prepare: writeLocalProvider },
     );
     const call = (method: string, who: keyof typeof cookies, body?: unknown, provider = 'local') =>
-      fetch(`${server.url}/api/providers/${provider}/key`, {
-        method,
-        headers: {
-          cookie: cookies[who],
-          origin: server.url,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      requestAs(server, cookies[who], method, `/api/providers/${provider}/key`, body);
     const noKey = async () => {
       const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.ada }));
       const sessionId = await client.newSession(server.workspaceId);

@@ -238,7 +238,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
     case 'set_model': {
       const live = await target(ctx, command);
       const { provider, modelId } = command;
-      if (!ctx.hub.models().some((model) => model.provider === provider && model.id === modelId)) {
+      if (!ctx.hub.mayUseModel(provider, modelId)) {
         throw new ArborError('invalid_argument', `No model "${provider}/${modelId}".`);
       }
       live.agent.setModel({ provider, modelId });

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelSummary } from '../../shared/protocol.js';
 import type { AgentSession } from '../agent/agent-session.js';
-import type { ModelCatalog } from '../models/model-catalog.js';
+import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { ArborError } from '../errors/error-catalog.js';
 import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
@@ -33,6 +33,7 @@ export class SessionHub {
   private readonly closing = new Map<string, Promise<void>>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
+  private offered: { catalog: ModelCatalog; version: string; models: ModelSummary[] } | undefined;
 
   constructor(private readonly opts: SessionHubOptions) {
     const every = Math.max(1000, Math.min(opts.idleSessionMs / 4, 60_000));
@@ -44,26 +45,32 @@ export class SessionHub {
     return this.opts.locator;
   }
 
+  /**
+   * The models every snapshot offers (ModelCatalog.offered), made again only when the catalog or
+   * its keys changed: with a few keys set they are hundreds, asked for on every subscribe.
+   */
   models(): ModelSummary[] {
     const catalog = this.opts.catalog();
-    return catalog
-      .list()
-      .filter((model) => catalog.enabled(model))
-      .map((model) => {
-        const noKey = catalog.missingKeyReason(model);
-        return {
-          id: model.id,
-          name: model.name,
-          provider: model.provider,
-          contextWindow: model.contextWindow,
-          maxOutputTokens: model.maxOutputTokens,
-          reasoning: model.reasoning,
-          thinkingLevels: supportedThinkingLevels(model),
-          images: supportsImages(model),
-          ...(model.demo ? { demo: true } : {}),
-          ...(noKey ? { noKey } : {}),
-        };
-      });
+    const version = catalog.keysVersion();
+    const cached = this.offered;
+    if (cached?.catalog === catalog && cached.version === version) return cached.models;
+    const models = catalog.offered().map((model) => summaryOf(catalog, model));
+    this.offered = { catalog, version, models };
+    return models;
+  }
+
+  /** Models in use matching `query`, from the whole catalog (ModelCatalog.search). */
+  searchModels(query: string, limit: number): { models: ModelSummary[]; total: number } {
+    const catalog = this.opts.catalog();
+    const found = catalog.search(query, limit);
+    return { models: found.models.map((model) => summaryOf(catalog, model)), total: found.total };
+  }
+
+  /** Whether a session may be moved to this model: one the catalog knows and has in use. */
+  mayUseModel(provider: string, modelId: string): boolean {
+    const catalog = this.opts.catalog();
+    const model = catalog.get(provider, modelId);
+    return model !== undefined && catalog.enabled(model);
   }
 
   get(sessionId: string): LiveSession | undefined {
@@ -197,4 +204,22 @@ export class SessionHub {
   private assertOpen(): void {
     if (this.closed) throw new ArborError('unavailable', 'The server is shutting down.');
   }
+}
+
+/** A model as a page sees it: no key, no key variable, only whether one is set and why not. */
+function summaryOf(catalog: ModelCatalog, model: ModelInfo): ModelSummary {
+  const noKey = catalog.missingKeyReason(model);
+  return {
+    id: model.id,
+    name: model.name,
+    provider: model.provider,
+    contextWindow: model.contextWindow,
+    maxOutputTokens: model.maxOutputTokens,
+    reasoning: model.reasoning,
+    thinkingLevels: supportedThinkingLevels(model),
+    images: supportsImages(model),
+    price: { input: model.cost.input, output: model.cost.output },
+    ...(model.demo ? { demo: true } : {}),
+    ...(noKey ? { noKey } : {}),
+  };
 }

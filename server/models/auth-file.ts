@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import lockfile from 'proper-lockfile';
 import { z } from 'zod';
 import { parsePiConfigValue, resolvePiConfigValue } from './pi-config-value.js';
+import { changeUnderPiLock } from './pi-locked-file.js';
 
 /*
  * pi's `auth.json` in the data folder (pi's agent folder when Arbor shares it): the API keys an
@@ -86,6 +86,16 @@ export class AuthFile {
     });
   }
 
+  /** What changes when the file does (its mtime and size), for those who cache what it decides. */
+  version(): string {
+    try {
+      const stat = fs.statSync(this.file);
+      return `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      return 'none';
+    }
+  }
+
   /** The file's content, read again only when it changed (mtime and size). */
   private read(): AuthData {
     let stat: fs.Stats | undefined;
@@ -104,26 +114,9 @@ export class AuthFile {
 
   /** Applies `edit` to the file under pi's lock; writes when it returns true. */
   private async change(edit: (data: AuthData) => boolean): Promise<boolean> {
-    if (!fs.existsSync(this.file)) {
-      try {
-        fs.writeFileSync(this.file, '{}', { mode: 0o600, flag: 'wx' });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    }
-    const release = await lockfile.lock(this.file, {
-      stale: 30_000,
-      retries: { retries: 20, minTimeout: 20, maxTimeout: 500, factor: 2 },
-    });
-    try {
-      const data = parseAuth(fs.readFileSync(this.file, 'utf8'));
-      if (!edit(data)) return false;
-      await fs.promises.writeFile(this.file, `${JSON.stringify(data, null, 2)}\n`, 'utf8');
-      this.cache = undefined;
-      return true;
-    } finally {
-      await release();
-    }
+    const written = await changeUnderPiLock(this.file, { mode: 0o600, parse: parseAuth, edit });
+    if (written) this.cache = undefined;
+    return written;
   }
 }
 

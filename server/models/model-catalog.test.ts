@@ -29,7 +29,7 @@ describe('model catalog', () => {
     const model = catalog.defaultModel();
     expect(model.demo).toBe(true);
     expect(model.baseUrl).toBe('http://x/demo/v1');
-    expect(catalog.lookup('gpt-4o')?.contextWindow).toBe(128_000);
+    expect(catalog.lookup('openai/gpt-4o')?.contextWindow).toBe(128_000);
   });
 
   it('merges models.json: overrides built-ins field by field and adds new endpoints', () => {
@@ -49,7 +49,7 @@ describe('model catalog', () => {
       }),
       env: {},
     });
-    expect(catalog.lookup('gpt-4o')).toMatchObject({
+    expect(catalog.lookup('openai/gpt-4o')).toMatchObject({
       contextWindow: 64_000,
       maxOutputTokens: 16_384,
     });
@@ -82,7 +82,7 @@ describe('model catalog', () => {
       }),
       env: { OPENAI_API_KEY: 'sk-env-secret', ROUTER_KEY: 'router-secret' },
     });
-    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBe('sk-env-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('openai/gpt-4o')!)).toBe('sk-env-secret');
     expect(catalog.apiKeyFor(catalog.lookup('router')!)).toBe('router-secret');
     const publicText = JSON.stringify(catalog.publicInfo());
     for (const secret of ['sk-env-secret', 'router-secret', 'file-secret', 'ROUTER_KEY'])
@@ -124,7 +124,7 @@ describe('model catalog', () => {
     expect(catalog.missingKeyReason(catalog.lookup('router')!)).toBe(
       'No API key: set ROUTER_KEY or add "apiKey" to models.json',
     );
-    expect(catalog.missingKeyReason(catalog.lookup('gpt-4o')!)).toContain('OPENAI_API_KEY');
+    expect(catalog.missingKeyReason(catalog.lookup('openai/gpt-4o')!)).toContain('OPENAI_API_KEY');
     expect(catalog.missingKeyReason(catalog.lookup('bare')!)).toContain('"apiKey"');
     expect(catalog.missingKeyReason(catalog.lookup('filekey')!)).toBeUndefined();
     expect(catalog.missingKeyReason(catalog.lookup('arbor-demo')!)).toBeUndefined();
@@ -146,9 +146,9 @@ describe('model catalog', () => {
       }),
       env: { OPENAI_API_KEY: 'sk-secret' },
     });
-    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBeUndefined();
+    expect(catalog.apiKeyFor(catalog.lookup('openai/gpt-4o')!)).toBeUndefined();
     expect(catalog.apiKeyFor(catalog.lookup('mine')!)).toBeUndefined();
-    expect(catalog.apiKeyFor(catalog.lookup('gpt-4.1')!)).toBe('sk-secret');
+    expect(catalog.apiKeyFor(catalog.lookup('openai/gpt-4.1')!)).toBe('sk-secret');
   });
 
   it('explains what is wrong with a bad models.json', () => {
@@ -174,7 +174,7 @@ describe('model catalog', () => {
 
   it('prices usage per million tokens', () => {
     const catalog = ModelCatalog.load({ dataDir: dataDir(), env: {} });
-    const cost = costOf(catalog.lookup('gpt-4o')!, {
+    const cost = costOf(catalog.lookup('openai/gpt-4o')!, {
       input: 1_000_000,
       output: 500_000,
       cacheRead: 200_000,
@@ -204,9 +204,12 @@ describe('model catalog', () => {
       }),
       env: {},
     });
-    expect(catalog.lookup('gpt-5')?.thinkingLevelMap).toEqual({ off: null, xhigh: 'xhigh' });
-    expect(catalog.lookup('gpt-5')?.input).toEqual(['text', 'image']);
-    expect(catalog.lookup('gpt-4o')?.input).toEqual(['text']);
+    expect(catalog.lookup('openai/gpt-5')?.thinkingLevelMap).toMatchObject({
+      off: null,
+      xhigh: 'xhigh',
+    });
+    expect(catalog.lookup('openai/gpt-5')?.input).toEqual(['text', 'image']);
+    expect(catalog.lookup('openai/gpt-4o')?.input).toEqual(['text']);
     expect(catalog.lookup('local')).toMatchObject({
       input: ['text'],
       thinkingLevelMap: { off: 'none', minimal: null },

@@ -1,14 +1,19 @@
 import path from 'node:path';
-import { getEnvApiKey } from '@earendil-works/pi-ai/compat';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { AuthFile } from './auth-file.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
 import { ThinkingLevelSchema } from '../../shared/session-entries.js';
-import type { ModelCost, ModelInfo, ThinkingLevelMap } from './model-info.js';
+import type { ModelInfo } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
-import { PiProvidersSchema, readPiProviders, type UnsupportedModel } from './pi-providers.js';
+import { envKeyOf, keyVariablesOf, piBuiltInModels } from './pi-catalog.js';
+import {
+  PiProvidersSchema,
+  readPiProviders,
+  type BuiltInProvider,
+  type UnsupportedModel,
+} from './pi-providers.js';
 import {
   readPiSettings,
   scopedModels,
@@ -76,36 +81,12 @@ export class ModelConfigError extends CodedError {
   readonly code = 'model_config_invalid';
 }
 
-const OPENAI = 'https://api.openai.com/v1';
-
-function openai(
-  id: string,
-  contextWindow: number,
-  maxOutputTokens: number,
-  reasoning: boolean,
-  cost: Omit<ModelCost, 'cacheWrite'>,
-  thinkingLevelMap?: ThinkingLevelMap,
-): ModelInfo {
-  return {
-    id,
-    name: id,
-    provider: 'openai',
-    baseUrl: OPENAI,
-    apiKeyEnv: 'OPENAI_API_KEY',
-    contextWindow,
-    maxOutputTokens,
-    reasoning,
-    ...(thinkingLevelMap ? { thinkingLevelMap } : {}),
-    input: ['text', 'image'],
-    cost: { ...cost, cacheWrite: 0 },
-  };
-}
-
 export { DEMO_PROVIDER };
 
 /** pi's file of saved credentials, in the data folder (pi's agent folder). */
 export const AUTH_FILE = 'auth.json';
 
+/** The demo model, then pi's built-in catalog (pi-catalog.ts). */
 export function builtInModels(demoBaseUrl: string, demoContextWindow: number): ModelInfo[] {
   return [
     {
@@ -121,30 +102,25 @@ export function builtInModels(demoBaseUrl: string, demoContextWindow: number): M
       demo: true,
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     },
-    // gpt-5 always reasons: "off" is not offered (it becomes "minimal").
-    openai(
-      'gpt-5',
-      400_000,
-      128_000,
-      true,
-      { input: 1.25, output: 10, cacheRead: 0.125 },
-      { off: null },
-    ),
-    openai(
-      'gpt-5-mini',
-      400_000,
-      128_000,
-      true,
-      { input: 0.25, output: 2, cacheRead: 0.025 },
-      { off: null },
-    ),
-    openai('gpt-4.1', 1_047_576, 32_768, false, { input: 2, output: 8, cacheRead: 0.5 }),
-    openai('gpt-4.1-mini', 1_047_576, 32_768, false, { input: 0.4, output: 1.6, cacheRead: 0.1 }),
-    openai('gpt-4o', 128_000, 16_384, false, { input: 2.5, output: 10, cacheRead: 1.25 }),
-    openai('gpt-4o-mini', 128_000, 16_384, false, { input: 0.15, output: 0.6, cacheRead: 0.08 }),
-    openai('o4-mini', 200_000, 100_000, true, { input: 1.1, output: 4.4, cacheRead: 0.28 }),
+    ...piBuiltInModels(),
   ];
 }
+
+/**
+ * The provider an entry of Arbor's older form means when it names none: OpenAI's, where it has a
+ * model of that id (that form knew only OpenAI's models), else the one provider offering it.
+ */
+const LEGACY_PROVIDER = 'openai';
+
+/**
+ * Models offered before any key is set, so that a first run shows what a key would bring (and
+ * says which is missing): OpenAI's models Arbor offered before it had pi's catalog.
+ */
+const FEATURED = new Set(
+  ['gpt-5', 'gpt-5-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o4-mini'].map((id) =>
+    keyOf(LEGACY_PROVIDER, id),
+  ),
+);
 
 export interface ModelCatalogOptions {
   dataDir: string;
@@ -192,6 +168,20 @@ interface CatalogParts {
   unsupported: UnsupportedModel[];
   /** Models the file added or changed, in file order (the default is chosen among them). */
   configured: string[];
+  /** Built-in models an entry pointed at another endpoint: their provider's variable stays home. */
+  noEnvKey: Set<string>;
+}
+
+/** Each built-in provider's API and endpoint, from its first model. */
+function builtInProviders(models: Iterable<ModelInfo>): Map<string, BuiltInProvider> {
+  const providers = new Map<string, BuiltInProvider>();
+  for (const model of models)
+    if (!model.demo && !providers.has(model.provider))
+      providers.set(model.provider, {
+        api: model.api ?? 'openai-completions',
+        baseUrl: model.baseUrl,
+      });
+  return providers;
 }
 
 /** Adds pi's `providers` to the catalog being built, as pi merges them with its built-ins. */
@@ -200,7 +190,7 @@ function mergePiProviders(
   providers: Record<string, unknown>,
   env: Record<string, string | undefined>,
 ): void {
-  const read = readPiProviders(providers, env);
+  const read = readPiProviders(providers, env, builtInProviders(parts.models.values()));
   parts.unsupported.push(...read.unsupported);
   for (const change of read.changes) {
     for (const model of parts.models.values()) {
@@ -251,6 +241,8 @@ export class ModelCatalog {
     private readonly settings: PiSettings = {},
     /** The models pi's `enabledModels` names, by key; undefined when it names none (all are). */
     private readonly enabledKeys?: ReadonlySet<string>,
+    private readonly configuredKeys: ReadonlySet<string> = new Set(),
+    private readonly noEnvKey: ReadonlySet<string> = new Set(),
   ) {}
 
   /**
@@ -275,12 +267,18 @@ export class ModelCatalog {
     const piKeys = new Map<string, PiConfigValue>();
     const unsupported: UnsupportedModel[] = [];
     const configured: string[] = [];
+    const noEnvKey = new Set<string>();
     // pi's form first, so that an entry of Arbor's form can refine one of pi's models.
     if (config.providers)
-      mergePiProviders({ models, keys, piKeys, unsupported, configured }, config.providers, env);
+      mergePiProviders(
+        { models, keys, piKeys, unsupported, configured, noEnvKey },
+        config.providers,
+        env,
+      );
     config.models.forEach((entry, index) => {
-      // An entry names its provider, or refines the one model of that id.
-      const sameId = [...models.values()].filter((model) => model.id === entry.id);
+      // An entry names its provider, or refines OpenAI's model of that id, or the one model of it.
+      const legacy = models.get(keyOf(LEGACY_PROVIDER, entry.id));
+      const sameId = legacy ? [legacy] : [...models.values()].filter((m) => m.id === entry.id);
       if (entry.provider === undefined && sameId.length > 1)
         throw new ModelConfigError(
           `${source}: models.${index} (${entry.id}): several providers offer this id (${sameId
@@ -306,10 +304,16 @@ export class ModelCatalog {
         throw new ModelConfigError(
           `${source}: models.${index} (${entry.id}): missing ${missing.join(', ')}`,
         );
+      // At its own endpoint a built-in keeps pi's API for it; this form's other endpoints speak
+      // Chat Completions, as they always did, with none of the built-in's API-specific settings.
+      const home = base !== undefined && merged.baseUrl === base.baseUrl;
       const model: ModelInfo = {
         id: entry.id,
         name: merged.name ?? entry.id,
         provider: merged.provider!,
+        ...(home && base.api ? { api: base.api } : {}),
+        ...(home && base.headers ? { headers: base.headers } : {}),
+        ...(home && base.compat ? { compat: base.compat } : {}),
         baseUrl: merged.baseUrl!,
         contextWindow: merged.contextWindow!,
         maxOutputTokens: merged.maxOutputTokens!,
@@ -323,6 +327,8 @@ export class ModelCatalog {
       };
       const at = keyOf(model.provider, model.id);
       models.set(at, model);
+      // A provider's key from the environment goes to its own endpoints only.
+      if (!home) noEnvKey.add(at);
       if (apiKey) keys.set(at, apiKey);
       configured.push(at);
     });
@@ -352,7 +358,8 @@ export class ModelCatalog {
       : undefined;
     let defaultKey: string;
     if (config.defaultModel) {
-      const chosen = catalog.lookup(config.defaultModel);
+      const chosen =
+        catalog.get(LEGACY_PROVIDER, config.defaultModel) ?? catalog.lookup(config.defaultModel);
       if (!chosen)
         throw new ModelConfigError(
           `${source}: defaultModel "${config.defaultModel}" is not a known model (or its id belongs to several providers: write provider/id)`,
@@ -380,6 +387,8 @@ export class ModelCatalog {
       auth,
       settings,
       enabledKeys,
+      new Set(configured),
+      noEnvKey,
     );
   }
 
@@ -402,6 +411,63 @@ export class ModelCatalog {
    */
   enabled(model: ModelKey): boolean {
     return !this.enabledKeys || this.enabledKeys.has(keyOf(model.provider, model.id));
+  }
+
+  /**
+   * The models offered in every session's snapshot, as pi's `/model` offers the models it can
+   * call: of those in use, the demo model, the ones models.json names, the ones whose provider has
+   * a key, and (so that a first run shows what a key brings) OpenAI's best known. When pi's
+   * `enabledModels` names models, it is those. The whole catalog is searched through the
+   * models listing (`search`), never sent whole.
+   */
+  offered(): ModelInfo[] {
+    if (this.enabledKeys) return [...this.enabledKeys].map((at) => this.models.get(at)!);
+    const keyed = new Map<string, boolean>();
+    const hasKey = (model: ModelInfo) => {
+      // Per provider, but a model's own key (models.json) counts for it alone.
+      if (
+        this.keys.has(keyOf(model.provider, model.id)) ||
+        this.piKeys.has(keyOf(model.provider, model.id))
+      )
+        return this.apiKeyFor(model) !== undefined;
+      let known = keyed.get(model.provider);
+      if (known === undefined)
+        keyed.set(model.provider, (known = this.apiKeyFor(model) !== undefined));
+      return known;
+    };
+    return this.list().filter((model) => {
+      const at = keyOf(model.provider, model.id);
+      return model.demo || this.configuredKeys.has(at) || FEATURED.has(at) || hasKey(model);
+    });
+  }
+
+  /**
+   * Up to `limit` models in use whose provider, id or name holds every word of `query` (any
+   * case), in catalog order, and how many match in all: the whole catalog, for a picker that
+   * takes typing.
+   */
+  search(query: string, limit: number): { models: ModelInfo[]; total: number } {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    const models: ModelInfo[] = [];
+    let total = 0;
+    for (const model of this.models.values()) {
+      if (!this.enabled(model)) continue;
+      const text = `${model.provider}/${model.id} ${model.name}`.toLowerCase();
+      if (!words.every((word) => text.includes(word))) continue;
+      total++;
+      if (models.length < limit) models.push(model);
+    }
+    return { models, total };
+  }
+
+  /** pi's `enabledModels` patterns this catalog was loaded with; null when every model is in use. */
+  enabledPatterns(): string[] | null {
+    return this.settings.enabledModels ? [...this.settings.enabledModels] : null;
+  }
+
+  /** Changes whenever which models have a key may have changed (auth.json was written). */
+  keysVersion(): string {
+    return this.auth?.version() ?? '';
   }
 
   /** The thinking level a new session on `model` starts at (pi's settings.json), if one is set. */
@@ -485,17 +551,10 @@ export class ModelCatalog {
       const resolved = resolvePiConfigValue(piKey, this.env);
       if (resolved) return resolved;
     }
-    const envName =
-      model.apiKeyEnv ??
-      (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);
-    if (envName) {
-      const fromEnv = this.env[envName];
-      return fromEnv && fromEnv.length > 0 ? fromEnv : undefined;
-    }
-    // As pi: a provider pi knows reads its own variable (ANTHROPIC_API_KEY, GEMINI_API_KEY, …),
-    // named by pi-ai. OpenAI's key goes only to OpenAI's own endpoint (above).
-    if (model.provider === 'openai') return undefined;
-    return getEnvApiKey(model.provider, definedOnly(this.env)) || undefined;
+    if (model.apiKeyEnv) return this.env[model.apiKeyEnv] || undefined;
+    // As pi: a provider reads its own variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, …), as pi-ai
+    // names them, for its own endpoints.
+    return this.noEnvKey.has(at) ? undefined : envKeyOf(model.provider, this.env);
   }
 
   /**
@@ -510,11 +569,12 @@ export class ModelCatalog {
     if (stored && 'reason' in stored) return stored.reason;
     if (this.piKeys.has(keyOf(model.provider, model.id)))
       return 'No API key: the key in models.json names an environment variable that is not set';
-    const envName =
-      model.apiKeyEnv ??
-      (model.provider === 'openai' && model.baseUrl === OPENAI ? 'OPENAI_API_KEY' : undefined);
-    return envName
-      ? `No API key: set ${envName} or add "apiKey" to models.json`
+    if (model.apiKeyEnv) return `No API key: set ${model.apiKeyEnv} or add "apiKey" to models.json`;
+    const variables = this.noEnvKey.has(keyOf(model.provider, model.id))
+      ? []
+      : keyVariablesOf(model.provider);
+    return variables.length > 0
+      ? `No API key: set ${variables.join(' or ')}, or save a key for ${model.provider}`
       : 'No API key: add "apiKey" or "apiKeyEnv" to its entry in models.json';
   }
 
@@ -525,12 +585,6 @@ export class ModelCatalog {
       hasApiKey: this.apiKeyFor(model) !== undefined,
     }));
   }
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -156,15 +156,15 @@ describe("pi's models.json (providers)", () => {
 
   it('changes Arbor’s OpenAI models as pi changes its built-in provider', () => {
     const catalog = load(piModelsJson(path.join(tempDir(), 'ran')), { MY_OPENAI_KEY: 'sk-proxy' });
-    expect(catalog.lookup('gpt-4o')).toMatchObject({
+    expect(catalog.lookup('openai/gpt-4o')).toMatchObject({
       provider: 'openai',
       baseUrl: 'https://openai-proxy.example.com/v1',
       contextWindow: 64_000,
       maxOutputTokens: 16_384,
       cost: { input: 2, output: 10, cacheRead: 1.25, cacheWrite: 0 },
     });
-    expect(catalog.lookup('gpt-5')?.baseUrl).toBe('https://openai-proxy.example.com/v1');
-    expect(catalog.apiKeyFor(catalog.lookup('gpt-5')!)).toBe('sk-proxy');
+    expect(catalog.lookup('openai/gpt-5')?.baseUrl).toBe('https://openai-proxy.example.com/v1');
+    expect(catalog.apiKeyFor(catalog.lookup('openai/gpt-5')!)).toBe('sk-proxy');
   });
 
   it('never runs a !command key, and says why the model is not offered', () => {
@@ -185,17 +185,16 @@ describe("pi's models.json (providers)", () => {
     const unsupported = catalog.unsupported();
     expect(
       unsupported.map(({ provider, modelId }) => `${provider}/${modelId ?? ''}`).sort(),
-    ).toEqual([
-      'anthropic/',
-      'bedrock/claude-on-bedrock',
-      'signed/signed-model',
-      'vault/vault-model',
-    ]);
+    ).toEqual(['bedrock/claude-on-bedrock', 'signed/signed-model', 'vault/vault-model']);
     const reason = (provider: string) => unsupported.find((u) => u.provider === provider)?.reason;
     expect(reason('bedrock')).toContain(
       '"bedrock-converse-stream" API, which Arbor does not offer yet',
     );
-    expect(reason('anthropic')).toContain('built-in');
+    // A built-in provider given only a baseUrl is routed there, as pi routes its own.
+    const anthropic = catalog.list().filter((model) => model.provider === 'anthropic');
+    expect(anthropic.length).toBeGreaterThan(5);
+    for (const model of anthropic)
+      expect(model.baseUrl).toBe('https://anthropic-proxy.example.com/v1');
     expect(reason('signed')).toContain('"x-signature" header from a command');
     // Headers are sent, their variables filled in as pi fills them.
     expect(catalog.get('gateway', 'gateway-model')?.headers).toEqual({ 'x-team': 'blue-team' });
@@ -320,7 +319,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
     for (const { provider, id } of declared) {
       const theirs = pi.models.find((m) => m.provider === provider && m.id === id);
       expect(theirs, `pi has ${provider}/${id}`).toBeDefined();
-      const ours = catalog.lookup(id);
+      const ours = catalog.get(provider, id);
       const drivable = OFFERED_APIS.has(theirs!.api);
       if (!drivable) {
         expect(ours, `${provider}/${id} is not offered`).toBeUndefined();
@@ -347,7 +346,7 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
         ...(levels.length > 0 ? { thinkingLevelMap: Object.fromEntries(levels) } : {}),
         ...(theirs!.compat ? { compat: theirs!.compat } : {}),
       });
-      expect(catalog.apiKeyFor(catalog.lookup(id)!) ?? null, `key of ${provider}/${id}`).toBe(
+      expect(catalog.apiKeyFor({ provider, id }) ?? null, `key of ${provider}/${id}`).toBe(
         theirs!.apiKey,
       );
     }
@@ -358,12 +357,12 @@ describe("pi's models.json, read by pi 1.6 and by Arbor", () => {
       baseUrl: 'https://openai-proxy.example.com/v1',
       apiKey: 'sk-proxy',
     });
-    expect(catalog.lookup('gpt-4o')).toMatchObject({
+    expect(catalog.lookup('openai/gpt-4o')).toMatchObject({
       baseUrl: gpt4o!.baseUrl,
       contextWindow: gpt4o!.contextWindow,
       cost: expect.objectContaining({ input: gpt4o!.cost.input }),
     });
-    expect(catalog.apiKeyFor(catalog.lookup('gpt-4o')!)).toBe(gpt4o!.apiKey);
+    expect(catalog.apiKeyFor(catalog.lookup('openai/gpt-4o')!)).toBe(gpt4o!.apiKey);
   });
 });
 

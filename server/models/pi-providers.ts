@@ -59,11 +59,11 @@ export const OFFERED_APIS: ReadonlySet<string> = new Set([
   'anthropic-messages',
   'google-generative-ai',
 ]);
-/** Arbor's own providers, which a pi provider of the same id changes as pi changes its built-ins. */
-const ARBOR_PROVIDERS: Record<string, { api: string; baseUrl?: string }> = {
-  // Arbor drives OpenAI's models with Chat Completions (pi 1.6 uses the Responses API for them).
-  openai: { api: SUPPORTED_API, baseUrl: 'https://api.openai.com/v1' },
-};
+/** A built-in provider's API and endpoint: what a model pi's file adds to it is called through. */
+export interface BuiltInProvider {
+  api: string;
+  baseUrl: string;
+}
 
 const PI_DEFAULT_CONTEXT_WINDOW = 128_000;
 const PI_DEFAULT_MAX_TOKENS = 16_384;
@@ -123,7 +123,9 @@ function isUrl(value: string): boolean {
 }
 
 /** pi's thinking map, keeping the levels Arbor knows (pi 1.6's, `max` included; others are not offered). */
-function thinkingMap(map: Record<string, string | null> | undefined): ThinkingLevelMap | undefined {
+export function thinkingMap(
+  map: Record<string, string | null> | undefined,
+): ThinkingLevelMap | undefined {
   if (!map) return undefined;
   const known = Object.entries(map).filter(
     ([level]) => ThinkingLevelSchema.safeParse(level).success,
@@ -132,7 +134,7 @@ function thinkingMap(map: Record<string, string | null> | undefined): ThinkingLe
 }
 
 /** Every model reads text (Arbor's rule); pi's default input is text only. */
-function withText(input: ('text' | 'image')[] | undefined): ('text' | 'image')[] {
+export function withText(input: ('text' | 'image')[] | undefined): ('text' | 'image')[] {
   if (!input) return ['text'];
   return input.includes('text') ? input : ['text', ...input];
 }
@@ -210,6 +212,7 @@ function overrideOf(
 export function readPiProviders(
   providers: Record<string, unknown>,
   env: Record<string, string | undefined>,
+  builtIn: ReadonlyMap<string, BuiltInProvider>,
 ): PiProviders {
   const result: PiProviders = { models: [], changes: [], unsupported: [] };
   for (const [provider, raw] of Object.entries(providers)) {
@@ -222,7 +225,7 @@ export function readPiProviders(
       continue;
     }
     const p = parsed.data;
-    const own = ARBOR_PROVIDERS[provider];
+    const own = builtIn.get(provider);
     const key = p.apiKey !== undefined ? parsePiConfigValue(p.apiKey) : undefined;
     const providerHeaders = headersOf(p.headers);
     const providerReason =
@@ -241,7 +244,7 @@ export function readPiProviders(
       if (providerReason) {
         result.unsupported.push({
           provider,
-          reason: `${providerReason}; Arbor's own ${provider} models stay as they were`,
+          reason: `${providerReason}; the built-in ${provider} models stay as they were`,
         });
       } else {
         if (p.baseUrl !== undefined) change.baseUrl = p.baseUrl;
@@ -260,7 +263,7 @@ export function readPiProviders(
         provider,
         reason:
           providerReason ??
-          "declares no models of its own (it changes one of pi's built-in providers, whose models Arbor does not have)",
+          "declares no models of its own and is not a provider Arbor has built in (pi's built-in providers of other APIs are not offered yet)",
       });
       continue;
     }

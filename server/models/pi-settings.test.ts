@@ -62,7 +62,14 @@ describe("pi's settings.json", () => {
   it('offers only the enabled models, and keeps a session on another one with the reason', () => {
     const catalog = catalogWith({ enabledModels: ['openai/gpt-4o*'] });
     const enabled = catalog.list().filter((model) => catalog.enabled(model));
-    expect(enabled.map((model) => model.id).sort()).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    expect(enabled.map((model) => model.id)).toEqual(
+      expect.arrayContaining(['gpt-4o', 'gpt-4o-mini']),
+    );
+    // As pi scopes it: OpenRouter's `openai/gpt-4o` matches the pattern too.
+    for (const model of enabled)
+      expect(`${model.provider}/${model.id}`).toMatch(/(^|\/)openai\/gpt-4o/);
+    // Only those are offered, with or without a key.
+    expect(catalog.offered()).toEqual(enabled);
     expect(catalog.defaultModel().id).toMatch(/^gpt-4o/);
     const elsewhere = catalog.recorded('openai', 'gpt-5');
     expect(elsewhere.unavailable).toContain('enabledModels');

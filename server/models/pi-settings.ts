@@ -4,6 +4,7 @@ import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file
 import { ThinkingLevelSchema, type ThinkingLevel } from '../../shared/session-entries.js';
 import { compileGlob } from '../runtime/linear-glob.js';
 import { resolveModel, type ResolvableModel } from './model-resolver.js';
+import { changeUnderPiLock } from './pi-locked-file.js';
 
 /*
  * What Arbor reads of pi's `settings.json` in the data folder (pi's agent folder; pi 1.6's
@@ -102,4 +103,34 @@ export function startupThinkingLevel(
   return (
     settings.modelThinkingLevels?.[`${model.provider}/${model.id}`] ?? settings.defaultThinkingLevel
   );
+}
+
+/**
+ * Sets pi's `enabledModels` in the folder's settings.json (or removes it, for every model), as
+ * pi's `/scoped-models` saves it: under pi's lock, every other setting kept as it is.
+ */
+export async function writeEnabledModels(
+  dataDir: string,
+  patterns: readonly string[] | null,
+): Promise<void> {
+  const file = path.join(dataDir, SETTINGS_FILE);
+  await changeUnderPiLock<Record<string, unknown>>(file, {
+    mode: 0o644,
+    parse: (text) => {
+      let json: unknown;
+      try {
+        json = text.trim() === '' ? {} : JSON.parse(text);
+      } catch (error) {
+        throw new Error(`${file} is not valid JSON: ${(error as Error).message}`, { cause: error });
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json))
+        throw new Error(`${file} is not valid: expected an object`);
+      return json as Record<string, unknown>;
+    },
+    edit: (settings) => {
+      if (patterns === null) delete settings.enabledModels;
+      else settings.enabledModels = [...patterns];
+      return true;
+    },
+  });
 }

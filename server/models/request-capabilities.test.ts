@@ -58,19 +58,18 @@ describe('thinking levels per model', () => {
 
   it('the built-in catalog follows pi: gpt-5 cannot turn thinking off, gpt-4o cannot think', () => {
     const catalog = ModelCatalog.load({ dataDir: '/nonexistent', config: { models: [] }, env: {} });
-    expect(supportedThinkingLevels(catalog.lookup('gpt-5')!)).toEqual([
+    expect(supportedThinkingLevels(catalog.lookup('openai/gpt-5')!)).toEqual([
       'minimal',
       'low',
       'medium',
       'high',
     ]);
-    expect(supportedThinkingLevels(catalog.lookup('o4-mini')!)).toEqual([
-      'off',
-      'minimal',
+    // pi's catalog: o4-mini always reasons, from "low" up.
+    expect(supportedThinkingLevels(catalog.lookup('openai/o4-mini')!)).toEqual([
       'low',
       'medium',
       'high',
     ]);
-    expect(supportedThinkingLevels(catalog.lookup('gpt-4o')!)).toEqual(['off']);
+    expect(supportedThinkingLevels(catalog.lookup('openai/gpt-4o')!)).toEqual(['off']);
   });
 });

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ModelListSchema } from '../../shared/rest-shapes.js';
+import type { Snapshot } from '../../shared/protocol.js';
+import { requestAs } from './test-support/json-request.js';
+import { serverPerTest } from './test-support/test-server.js';
+import { WsTestClient } from './test-support/ws-test-client.js';
+
+/*
+ * The catalog on demand: a snapshot offers the models in use (a few on a first run), and
+ * `GET /api/models` searches all of pi's catalog for any signed-in user; a model found there can
+ * be chosen for a session. Nobody signed out reads it, and no answer holds a key or its variable.
+ */
+
+const tests = serverPerTest();
+
+const snapshotOf = async (client: WsTestClient, sessionId: string) =>
+  (await client.seen((m) => m.type === 'snapshot' && m.sessionId === sessionId)) as Snapshot;
+
+describe('the model listing', () => {
+  it('searches the whole catalog for a member; a model found there can be chosen', async () => {
+    const { server, cookies } = await tests.startTeam({ ada: 'admin', max: 'member' });
+    const list = (query: string, cookie = cookies.max) =>
+      fetch(`${server.url}/api/models?${query}`, { headers: cookie ? { cookie } : {} });
+
+    expect((await list('q=claude', '')).status).toBe(401);
+    expect((await list('limit=0')).status).toBe(400);
+    expect((await list('limit=5000')).status).toBe(400);
+    expect((await list(`q=${'x'.repeat(201)}`)).status).toBe(400);
+
+    const answer = await list('q=anthropic%20sonnet&limit=3');
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    const found = ModelListSchema.parse(JSON.parse(text));
+    expect(found.models).toHaveLength(3);
+    expect(found.total).toBeGreaterThan(3);
+    for (const model of found.models) {
+      expect(`${model.provider}/${model.id} ${model.name}`.toLowerCase()).toMatch(/sonnet/);
+      expect(model.noKey).toMatch(/^No API key: set /);
+      expect(model.price?.output).toBeGreaterThan(0);
+    }
+    expect(text).not.toMatch(/apiKey|headers/);
+
+    const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.max }));
+    const sessionId = await client.newSession(server.workspaceId);
+    const snapshot = await snapshotOf(client, sessionId);
+    // A first run offers the demo model and a few others, not the whole catalog.
+    expect(snapshot.models.length).toBeLessThan(20);
+    const chosen = found.models.find(
+      (model) => !snapshot.models.some((m) => m.provider === model.provider && m.id === model.id),
+    )!;
+    expect(chosen).toBeDefined();
+    await client.ok({
+      type: 'set_model',
+      sessionId,
+      provider: chosen.provider,
+      modelId: chosen.id,
+    });
+    await client.seen(
+      (m) =>
+        m.type === 'event' &&
+        (m as { event?: { type?: string; modelId?: string } }).event?.type === 'model_changed' &&
+        (m as { event: { modelId: string } }).event.modelId === chosen.id,
+    );
+    const unknown = await client.request({
+      type: 'set_model',
+      sessionId,
+      provider: 'anthropic',
+      modelId: 'no-such-model',
+    });
+    expect(unknown.ok).toBe(false);
+  });
+
+  it('an admin chooses the models in use, saved in settings.json as pi saves them; members get only those', async () => {
+    const { server, cookies } = await tests.startTeam(
+      { ada: 'admin', max: 'member' },
+      {
+        prepare: (dataDir) =>
+          fs.writeFileSync(
+            path.join(dataDir, 'settings.json'),
+            JSON.stringify({ theme: 'dark', defaultThinkingLevel: 'low' }),
+          ),
+      },
+    );
+    const enabled = (method: string, who: 'ada' | 'max', body?: unknown) =>
+      requestAs(server, cookies[who], method, '/api/models/enabled', body);
+    const settingsFile = path.join(server.dataDir, 'settings.json');
+
+    expect(await (await enabled('GET', 'max')).json()).toEqual({ patterns: null });
+    expect((await enabled('PUT', 'max', { patterns: ['arbor/arbor-demo'] })).status).toBe(403);
+    const typo = await enabled('PUT', 'ada', { patterns: ['arbor/arbor-demo', 'claude-sonet-9*'] });
+    expect(typo.status).toBe(400);
+    expect(await typo.text()).toContain('No model matches \\"claude-sonet-9*\\"');
+    expect((await enabled('PUT', 'ada', { patterns: 'all' })).status).toBe(400);
+    expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).enabledModels).toBeUndefined();
+
+    const saved = await enabled('PUT', 'ada', {
+      patterns: ['arbor/arbor-demo', 'anthropic/claude-sonnet-4*'],
+    });
+    expect(saved.status).toBe(200);
+    const answer = (await saved.json()) as { models: number };
+    expect(answer.models).toBeGreaterThan(1);
+    // pi's other settings stay as they were.
+    expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8'))).toEqual({
+      theme: 'dark',
+      defaultThinkingLevel: 'low',
+      enabledModels: ['arbor/arbor-demo', 'anthropic/claude-sonnet-4*'],
+    });
+    expect(await (await enabled('GET', 'max')).json()).toEqual({
+      patterns: ['arbor/arbor-demo', 'anthropic/claude-sonnet-4*'],
+    });
+
+    // A member's new session offers exactly those, finds only those, and may pick only those.
+    const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.max }));
+    const sessionId = await client.newSession(server.workspaceId);
+    const snapshot = await snapshotOf(client, sessionId);
+    expect(snapshot.models).toHaveLength(answer.models);
+    for (const model of snapshot.models)
+      expect(`${model.provider}/${model.id}`).toMatch(
+        /^arbor\/arbor-demo$|(^|\/)anthropic\/claude-sonnet-4/,
+      );
+    const search = ModelListSchema.parse(
+      await (
+        await fetch(`${server.url}/api/models?q=gpt&limit=5`, { headers: { cookie: cookies.max } })
+      ).json(),
+    );
+    expect(search.total).toBe(0);
+    const refused = await client.request({
+      type: 'set_model',
+      sessionId,
+      provider: 'openai',
+      modelId: 'gpt-4o',
+    });
+    expect(refused.ok).toBe(false);
+
+    // null puts every model in use again.
+    expect((await enabled('PUT', 'ada', { patterns: null })).status).toBe(200);
+    expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).enabledModels).toBeUndefined();
+    expect(await (await enabled('GET', 'max')).json()).toEqual({ patterns: null });
+  });
+});
