@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 
 // The page lives in web/; vitest runs from the repository root so that server, shared and web
 // tests are found alike, and e2e/ is left to Playwright.
 export default defineConfig({
   root: 'web',
-  plugins: [react()],
+  // React Aria ships its strings in ~34 languages; the page speaks English, so the others stay out
+  // of the bundle (about 130 kB).
+  plugins: [react(), optimizeLocales.vite({ locales: ['en-US'] })],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
@@ -16,6 +19,10 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            {
+              name: 'react-aria',
+              test: /node_modules[\\/](react-aria|react-stately|react-aria-components|@internationalized|@react-aria|@react-stately|@react-types|@swc)[\\/]/,
+            },
             {
               name: 'react-flow',
               test: /node_modules[\\/](@xyflow|d3-[a-z-]+|zustand|classcat|use-sync-external-store)[\\/]/,

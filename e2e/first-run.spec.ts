@@ -4,6 +4,7 @@ import {
   editor,
   leafNode,
   openArbor,
+  pickModel,
   sendPrompt,
   treeNodes,
 } from './support/page-helpers.js';
@@ -41,7 +42,7 @@ test('a new user can type at once and gets a streamed answer in the chat and the
   const thinking = page.getByRole('combobox', { name: 'Thinking level' });
   await expect(thinking).toHaveValue('off');
   await expect(thinking.getByRole('option')).toHaveText(['Off']);
-  await page.getByRole('combobox', { name: 'Model' }).selectOption('openai/gpt-5-mini');
+  await pickModel(page, { provider: 'openai', name: 'GPT-5 Mini', typed: 'gpt-5-mini' });
   await expect(thinking).toHaveValue('minimal');
   await expect(thinking.getByRole('option')).toHaveText(['Minimal', 'Low', 'Medium', 'High']);
   await thinking.selectOption('high');

@@ -1,9 +1,12 @@
 import { test, expect } from './support/fixtures.js';
 import type { Page } from '@playwright/test';
 import {
+  DEMO_MODEL,
   editor,
+  GPT_4O,
   leafNode,
   openArbor,
+  pickModel,
   sendPrompt,
   treeNode,
   waitGraphSettled,
@@ -25,11 +28,8 @@ test('the graph grown during a live conversation is the graph a reload draws', a
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'look around\n/tool ls {"path":"."}');
   await sendPrompt(page, 'look again\n/tool ls {"path":"."}\n/tool ls {"path":"."}');
-  const model = page.getByRole('combobox', { name: 'Model' });
-  await model.selectOption('openai/gpt-4o');
-  await expect(model).toHaveValue('openai/gpt-4o');
-  await model.selectOption('arbor/arbor-demo');
-  await expect(model).toHaveValue('arbor/arbor-demo');
+  await pickModel(page, GPT_4O);
+  await pickModel(page, DEMO_MODEL);
   await sendPrompt(page, 'third\n/tool ls {"path":"."}');
   // Branch from the second prompt: its turn, tools and all, leaves the active path. (Nodes outside
   // the view are not in the document: show the whole graph first.)

@@ -140,3 +140,28 @@ export async function readThisBranch(node: Locator): Promise<void> {
     .getByRole('button', { name: 'Read this branch (assistant node)' })
     .click();
 }
+
+/** Models the e2e server offers, as `pickModel` finds them. */
+export const DEMO_MODEL = { provider: 'arbor', name: 'Arbor demo model', typed: 'demo' };
+export const GPT_4O = { provider: 'openai', name: 'GPT-4o', typed: 'gpt-4o' };
+
+/** The model combobox. */
+export function modelPicker(page: Page): Locator {
+  return page.getByRole('combobox', { name: 'Model' });
+}
+
+/**
+ * Picks a model as a person does: types into the Model combobox and clicks the option named
+ * `name` in the group of its provider. `typed` defaults to the model's id.
+ */
+export async function pickModel(
+  page: Page,
+  model: { provider: string; name: string; typed: string },
+): Promise<void> {
+  const box = modelPicker(page);
+  await box.click();
+  await box.fill(model.typed);
+  const group = page.getByRole('listbox').getByRole('group', { name: model.provider, exact: true });
+  await group.getByRole('option', { name: model.name, exact: true }).click();
+  await expect(box).toHaveValue(`${model.name} · ${model.provider}`);
+}

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import {
   HttpErrorSchema,
   MeSchema,
+  ModelListSchema,
   SearchAnswerSchema,
   SessionListSchema,
   ShareLinkSchema,
   ShareListSchema,
   WorkspaceListSchema,
   type Me,
+  type ModelList,
   type SearchAnswer,
   type SessionListItem,
   type ShareLink,
@@ -128,4 +130,14 @@ export function createShare(sessionId: string, leafId: string | null): Promise<S
 
 export async function revokeShare(token: string): Promise<void> {
   await call('DELETE', `/api/shares/${encodeURIComponent(token)}`, Anything);
+}
+
+/** Models in use whose provider, id or name holds every word of `query`, from the whole catalog. */
+export function searchModels(
+  query: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<ModelList> {
+  const url = `/api/models?q=${encodeURIComponent(query.trim())}&limit=${limit}`;
+  return call('GET', url, ModelListSchema, undefined, signal);
 }

@@ -6,6 +6,7 @@ import { pathHasPrompt } from '../state/active-path';
 import { openView, readEntryId, shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
 import { ModelPicker } from './ModelPicker';
+import { useModelSearch } from './use-model-search';
 import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 import { SessionStats } from './SessionStats';
@@ -67,7 +68,10 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
     const view = openView(page);
     return view ? pathHasPrompt(view) : false;
   });
-  const model = models.find((m) => m.provider === state?.provider && m.id === state?.modelId);
+  const sessionModel = state ? { provider: state.provider, modelId: state.modelId } : null;
+  const [modelQuery, setModelQuery] = useState('');
+  const modelSearch = useModelSearch(models, modelQuery, sessionModel);
+  const model = modelSearch.find(sessionModel);
   const compacting = compactingNow ? (
     <span className="badge" role="status">
       Compacting ({compactingNow})…
@@ -87,8 +91,10 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         ) : (
           <>
             <ModelPicker
-              model={state ? { provider: state.provider, modelId: state.modelId } : null}
-              models={models}
+              model={sessionModel}
+              search={modelSearch}
+              query={modelQuery}
+              onQuery={setModelQuery}
               problem={state?.modelProblem}
               disabled={!props.canWrite || !state}
               onModel={props.onModel}

@@ -1,69 +1,125 @@
+import './model-picker.css';
+import {
+  Button,
+  ComboBox,
+  Header,
+  Input,
+  ListBox,
+  ListBoxItem,
+  ListBoxSection,
+  Popover,
+  Text,
+} from 'react-aria-components';
 import type { ModelSummary } from '../../../shared/protocol';
-import { sameModel, type ModelRef } from '../../../shared/model-ref';
+import { type ModelRef } from '../../../shared/model-ref';
+import { labelOf, refOf, type ModelSearch } from './use-model-search';
 
 interface ModelPickerProps {
   /** The session's model, as pi names it. */
   model: ModelRef | null;
-  models: ModelSummary[];
+  /** The models to choose from for what is typed (useModelSearch), and the session's model's summary. */
+  search: ModelSearch;
+  query: string;
+  onQuery(query: string): void;
   disabled: boolean;
   /** Why the session's model cannot be used (the server's words), if so. */
   problem?: string | undefined;
   onModel(model: ModelRef): void;
 }
 
-/** The option value of the session's recorded model when the server does not list it. */
-const RECORDED = 'recorded';
-
-const refOf = (model: ModelSummary): ModelRef => ({ provider: model.provider, modelId: model.id });
-
-/** An option's value: `provider/id`, each part URI-encoded (a provider's id may hold a `/`). */
-const valueOf = (ref: ModelRef) =>
+/** An option's key: `provider/id`, each part URI-encoded (a provider's id may hold a `/`). */
+export const keyOf = (ref: ModelRef) =>
   `${encodeURIComponent(ref.provider)}/${encodeURIComponent(ref.modelId)}`;
 
+const tokens = (n: number) =>
+  n >= 1_000_000 ? `${+(n / 1_000_000).toFixed(1)}M` : `${Math.round(n / 1000)}k`;
+const dollars = (n: number) => `$${+n.toFixed(2)}`;
+
+/** The line under a model's name: its pair, window, price per million tokens, key status. */
+export function detailsOf(model: ModelSummary): string {
+  const parts = [`${model.provider}/${model.id}`, `${tokens(model.contextWindow)} context`];
+  // A price of nothing is a local or unpriced model: no figure rather than a false "$0".
+  if (model.price && (model.price.input > 0 || model.price.output > 0))
+    parts.push(`${dollars(model.price.input)} / ${dollars(model.price.output)} per M tokens`);
+  if (model.noKey) parts.push('no key');
+  return parts.join(' · ');
+}
+
 /**
- * The session's model, grouped by provider: the same id may come from several providers (a
- * gateway, a cloud, the maker), and a model is the pair. A model the server holds no API key for
- * says so in its option and, when picked, beside the picker, with the reason as a tooltip: the
- * user learns it before sending. It may still be picked (docs/decisions/075-graph-marks-and-follow.md).
- * A session whose recorded model this server does not know keeps it: it shows as "not configured
- * here", with the reason.
+ * The session's model: a combobox named "Model" that takes typing (React Aria's, so focus, keys
+ * and the listbox's semantics are the library's). Empty, it lists the models the server offers,
+ * grouped by provider; typed words narrow them and search the server's whole catalog (pi's ~1,300
+ * models), each with its window, price and whether a key is set. A model without a key may still be
+ * picked: the note beside says so, with the reason. A session whose recorded model this server
+ * does not know keeps it, shown as "not configured here" with the reason.
  */
-export function ModelPicker({ model, models, disabled, problem, onModel }: ModelPickerProps) {
-  const current = model ? models.find((m) => sameModel(refOf(m), model)) : undefined;
-  const unknown = model !== null && !current;
-  const providers = [...new Set(models.map((m) => m.provider))];
+export function ModelPicker(props: ModelPickerProps) {
+  const { model, search, query, disabled, problem } = props;
+  const current = search.find(model);
+  const unknown = model !== null && !current && !search.resolving && problem !== undefined;
+  const shown = current ? labelOf(current) : model ? `${model.provider}/${model.modelId}` : '';
+  const providers = [...new Set(search.results.map((m) => m.provider))];
+  // The field is the combobox's own: it shows the picked model's label, and what is typed is
+  // reported for the search. A model the collection lacks (being looked up) shows as its pair.
   return (
     <span className="model-picker">
-      <select
+      <ComboBox
         aria-label="Model"
-        value={current ? valueOf(refOf(current)) : unknown ? RECORDED : ''}
-        disabled={disabled}
-        title={current?.noKey ?? (unknown ? problem : undefined)}
-        onChange={(event) => {
-          const chosen = models.find((m) => valueOf(refOf(m)) === event.target.value);
-          if (chosen) onModel(refOf(chosen));
+        className="model-combobox"
+        isDisabled={disabled}
+        // The list is narrowed here and on the server, not by the combobox's own filter.
+        defaultFilter={() => true}
+        menuTrigger="focus"
+        allowsEmptyCollection
+        defaultInputValue={shown}
+        onInputChange={props.onQuery}
+        selectedKey={model ? keyOf(model) : null}
+        onSelectionChange={(key) => {
+          const chosen = search.results.find((m) => keyOf(refOf(m)) === key);
+          if (chosen) props.onModel(refOf(chosen));
         }}
       >
-        {providers.map((provider) => (
-          <optgroup key={provider} label={provider}>
-            {models.map((m) =>
-              m.provider === provider ? (
-                <option key={m.id} value={valueOf(refOf(m))} title={m.noKey}>
-                  {m.noKey ? `${m.name} (no key)` : m.name}
-                </option>
-              ) : null,
-            )}
-          </optgroup>
-        ))}
-        {unknown ? (
-          <option value={RECORDED} title={problem}>
-            {problem
-              ? `${model.provider}/${model.modelId} (not configured here)`
-              : `${model.provider}/${model.modelId}`}
-          </option>
-        ) : null}
-      </select>
-      {unknown && problem ? (
+        <Input
+          className="model-input"
+          placeholder="Choose a model"
+          title={current?.noKey ?? (unknown ? problem : undefined)}
+        />
+        <Button className="model-open" aria-label="Show models">
+          ▾
+        </Button>
+        <Popover className="model-popover" placement="bottom start">
+          <ListBox className="model-list" renderEmptyState={() => emptyText(query, search)}>
+            {providers.map((provider) => (
+              <ListBoxSection key={provider} id={`provider:${provider}`} className="model-group">
+                <Header className="model-group-name">{provider}</Header>
+                {search.results
+                  .filter((m) => m.provider === provider)
+                  .map((m) => (
+                    <ListBoxItem
+                      key={keyOf(refOf(m))}
+                      id={keyOf(refOf(m))}
+                      textValue={labelOf(m)}
+                      className="model-option"
+                    >
+                      <Text slot="label" className="model-option-name">
+                        {m.name}
+                      </Text>
+                      <Text slot="description" className="model-option-details">
+                        {detailsOf(m)}
+                      </Text>
+                    </ListBoxItem>
+                  ))}
+              </ListBoxSection>
+            ))}
+          </ListBox>
+          {search.total !== undefined && search.total > search.results.length ? (
+            <p className="model-more" role="status">
+              {search.total} models match; type more to narrow them.
+            </p>
+          ) : null}
+        </Popover>
+      </ComboBox>
+      {unknown ? (
         <span className="model-no-key" role="note" title={problem}>
           not configured here
         </span>
@@ -75,4 +131,9 @@ export function ModelPicker({ model, models, disabled, problem, onModel }: Model
       ) : null}
     </span>
   );
+}
+
+function emptyText(query: string, search: ModelSearch): string {
+  if (search.searching) return 'Searching…';
+  return query.trim() ? `No model matches “${query.trim()}”.` : 'No models.';
 }
