@@ -17,6 +17,8 @@ const ACTING_BUTTONS = [
   'Fork',
   'Clone',
   'New session',
+  'Edit',
+  'Rerun',
 ];
 
 test('a viewer reads a session on a page that says it is read-only, without dead controls', async ({
@@ -40,11 +42,15 @@ test('a viewer reads a session on a page that says it is read-only, without dead
     viewer.getByRole('log', { name: 'Conversation' }).locator('[aria-busy="true"]'),
   ).toHaveCount(1);
   for (const name of ACTING_BUTTONS)
-    await expect(viewer.getByRole('button', { name }), name).toHaveCount(0);
+    await expect(viewer.getByRole('button', { name, exact: true }), name).toHaveCount(0);
   await expect(editor(viewer)).toHaveCount(0);
   for (const name of ['Model', 'Thinking level'])
     await expect(viewer.getByRole('combobox', { name }), name).toHaveCount(0);
   await expect(viewer.getByRole('textbox', { name: 'Compaction focus (optional)' })).toHaveCount(0);
+  // Reading is not acting: a viewer may copy a message.
+  await expect(
+    chatMessages(viewer, 'user').first().getByRole('button', { name: 'Copy' }),
+  ).toBeVisible();
   // What the session uses is still said, as text.
   await expect(viewer.getByTitle('Model', { exact: true })).toHaveText('Arbor demo model');
 

@@ -34,6 +34,8 @@ import { describeError, isBusyRefusal, useSession } from './use-session';
 import { useSessionCommands } from './use-session-commands';
 import { useSocketConnection } from './use-socket-connection';
 import { useTreeNavigation } from './use-tree-navigation';
+import { useMessageActions } from './use-message-actions';
+import { MessageActionsContext } from '../chat/message-actions';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -124,7 +126,7 @@ function WorkbenchPage({
     editor,
     fail,
   });
-  const { navigate, prefetch, forkCandidate } = useTreeNavigation({
+  const { navigate, rerun, prefetch, forkCandidate } = useTreeNavigation({
     socket,
     editor,
     editorFilled,
@@ -143,6 +145,12 @@ function WorkbenchPage({
     });
 
   const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
+  const messageActions = useMessageActions({
+    canAct: canWrite && !readOnly,
+    idle: !running,
+    navigate: reading.backThen(navigate),
+    rerun: reading.backThen(rerun),
+  });
 
   return (
     <div className="workbench" data-panel={panel}>
@@ -175,11 +183,13 @@ function WorkbenchPage({
         />
         <ExportShare canShare={canWrite} report={fail} />
         <WorkspaceResourcesContext value={workspace.resources}>
-          <ChatPane
-            contextActions={contextEdits.actions}
-            onBack={reading.back}
-            onNavigate={navigate}
-          />
+          <MessageActionsContext value={messageActions}>
+            <ChatPane
+              contextActions={contextEdits.actions}
+              onBack={reading.back}
+              onNavigate={navigate}
+            />
+          </MessageActionsContext>
         </WorkspaceResourcesContext>
         <RetryNote />
         {readOnly ? (

@@ -35,6 +35,11 @@ export function useTreeNavigation({
   fail(error: unknown): void;
 }): {
   navigate(entry: TreeNode, summary: SummaryChoice): void;
+  /**
+   * A prompt sent again: the leaf moves as a click on it moves it, and its text and images are
+   * sent at once, as a new branch. The editor and its draft are left alone.
+   */
+  rerun(entry: TreeNode): void;
   prefetch(entry: TreeNode): void;
   /** "Fork" forks at it while the leaf stays where that click left it. */
   forkCandidate: RefObject<ForkCandidate | null>;
@@ -112,6 +117,32 @@ export function useTreeNavigation({
     [socket, store, fail, editorFilled, setEditorText, setImages, setDraft],
   );
 
+  const rerun = useCallback(
+    (entry: TreeNode) => {
+      const view = openView(store.getState());
+      if (!view || !isEditableMessage(entry)) return;
+      const { sessionId } = view;
+      socket
+        .request<'navigate_tree'>({
+          type: 'navigate_tree',
+          sessionId,
+          targetId: clickOutcome(entry).targetId,
+        })
+        .then((result) => {
+          if (result.cancelled) return;
+          const images = result.editorImages ?? [];
+          return socket.request<'prompt'>({
+            type: 'prompt',
+            sessionId,
+            text: result.editorText ?? '',
+            ...(images.length ? { images } : {}),
+          });
+        })
+        .catch(fail);
+    },
+    [socket, store, fail],
+  );
+
   // A pointer resting on a prompt whose body the page lacks: fetch it so a click fills at once.
   const prefetch = useCallback(
     (entry: TreeNode) => {
@@ -121,5 +152,5 @@ export function useTreeNavigation({
     [store, loadBodies],
   );
 
-  return { navigate, prefetch, forkCandidate };
+  return { navigate, rerun, prefetch, forkCandidate };
 }

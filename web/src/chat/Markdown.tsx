@@ -1,7 +1,8 @@
-import { memo } from 'react';
+import { memo, useRef, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
+import { CopyButton } from '../ui/CopyButton';
 import { isPageOriginImage } from './markdown-images';
 import { rehypeLongRuns } from './rehype-long-runs';
 
@@ -19,7 +20,22 @@ function sharedHighlight(): ReturnType<typeof rehypeHighlight> {
 const remarkPlugins = [remarkGfm];
 const rehypePlugins = [sharedHighlight, rehypeLongRuns];
 
+/** A code block, with a button that copies its text. */
+function CodeBlock({ children }: { children?: ReactNode }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <div className="code-block">
+      <CopyButton
+        label="Copy code"
+        text={() => (pre.current?.textContent ?? '').replace(/\n$/, '')}
+      />
+      <pre ref={pre}>{children}</pre>
+    </div>
+  );
+}
+
 const components: Components = {
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   a: ({ href, children }) => (
     <a href={href} target="_blank" rel="noreferrer noopener">
       {children}

@@ -1,4 +1,5 @@
-import { memo } from 'react';
+import { PencilLine, RotateCcw } from 'lucide-react';
+import { memo, use, type ReactNode } from 'react';
 import type {
   AgentMessage,
   AssistantMessage,
@@ -14,7 +15,9 @@ import {
   ContextEditNote,
   type ContextEditActions,
 } from './ContextEditControls';
+import { CopyButton } from '../ui/CopyButton';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
+import { MessageActionsContext } from './message-actions';
 import { LongText, PlainText } from './LongText';
 import {
   RESOURCE_SECTIONS,
@@ -308,6 +311,64 @@ function SystemMessageView({ message }: { message: SystemMessage }) {
   );
 }
 
+const BUSY = 'Wait for the run to end';
+
+/** An icon button that moves the leaf; off while the agent runs. */
+function PromptAction(props: {
+  name: string;
+  title: string;
+  idle: boolean;
+  onPress(): void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={props.name}
+      title={props.idle ? props.title : BUSY}
+      disabled={!props.idle}
+      onClick={props.onPress}
+    >
+      {props.children}
+    </button>
+  );
+}
+
+/** Edit and Rerun on a prompt (as a click on its node), and Copy on a message with text. */
+function MessageToolbar({ entryId, message }: { entryId: string; message: AgentMessage }) {
+  const actions = use(MessageActionsContext);
+  const prompt = message.role === 'user' && actions.canAct;
+  const copyable =
+    (message.role === 'user' || message.role === 'assistant') && textOf(message).trim() !== '';
+  if (!prompt && !copyable) return null;
+  return (
+    <span className="message-actions">
+      {prompt ? (
+        <>
+          <PromptAction
+            name="Edit"
+            title="Edit: back to before this prompt, its text in the editor"
+            idle={actions.idle}
+            onPress={() => actions.edit(entryId)}
+          >
+            <PencilLine size={14} aria-hidden />
+          </PromptAction>
+          <PromptAction
+            name="Rerun"
+            title="Rerun: send this prompt again, as a new branch"
+            idle={actions.idle}
+            onPress={() => actions.rerun(entryId)}
+          >
+            <RotateCcw size={14} aria-hidden />
+          </PromptAction>
+        </>
+      ) : null}
+      {copyable ? <CopyButton label="Copy" text={() => textOf(message)} /> : null}
+    </span>
+  );
+}
+
 /**
  * One chat message. Memoised on its props: a message that is not streaming keeps the same object
  * and does not re-render while another one streams.
@@ -327,6 +388,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
     >
       <header className="message-head">
         <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
+        {entryId && message ? <MessageToolbar entryId={entryId} message={message} /> : null}
         {contextActions && entryId && message ? (
           <ContextEditControls
             entryId={entryId}
