@@ -1,6 +1,7 @@
 import type { Me } from '../../../shared/rest-shapes';
 import { logout } from '../api/rest';
 import type { SocketStatus } from '../socket/arbor-socket';
+import { THEME_CHOICES, useThemeChoice, type ThemeChoice } from '../theme/theme';
 import { ConnectionBanner } from './ConnectionBanner';
 
 export type Panel = 'sessions' | 'chat' | 'tree';
@@ -35,6 +36,7 @@ export function TopBar({
         ))}
       </nav>
       <ConnectionBanner status={status} />
+      <ThemePicker />
       <span className="user">
         {me.user.name} ({me.user.role})
         {me.authRequired ? (
@@ -44,5 +46,26 @@ export function TopBar({
         ) : null}
       </span>
     </header>
+  );
+}
+
+const THEME_NAMES = { system: 'System', light: 'Light', dark: 'Dark' } as const;
+
+/** Light, dark or the system's theme, remembered in this browser. */
+function ThemePicker() {
+  const [choice, setChoice] = useThemeChoice();
+  return (
+    <select
+      className="theme-picker"
+      aria-label="Theme"
+      value={choice}
+      onChange={(event) => setChoice(event.target.value as ThemeChoice)}
+    >
+      {THEME_CHOICES.map((name) => (
+        <option key={name} value={name}>
+          {THEME_NAMES[name]}
+        </option>
+      ))}
+    </select>
   );
 }

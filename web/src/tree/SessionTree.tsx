@@ -27,6 +27,7 @@ import { useSessionGraph } from './use-session-graph';
 import { useGraphLayout } from './use-graph-layout';
 import { useEntryReveal } from './use-entry-reveal';
 import { useLeafFollow } from './use-leaf-follow';
+import { useThemeInEffect } from '../theme/theme';
 
 export interface SessionTreeProps {
   /** A click on an entry (the click rule is applied by the caller). */
@@ -153,6 +154,7 @@ function SessionTreeInner({
   onSetLabel,
 }: SessionTreeProps & DrawnSession) {
   const flow = useReactFlow();
+  const theme = useThemeInEffect();
   const [filter, setFilter] = useState<TreeFilter>('all');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [summary, setSummary] = useState<SummaryChoice>({ mode: 'none', instructions: '' });
@@ -420,6 +422,7 @@ function SessionTreeInner({
         />
         <div className="session-tree-canvas" ref={canvas} onKeyDown={onKeyDown}>
           <ReactFlow
+            colorMode={theme}
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
