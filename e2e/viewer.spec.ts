@@ -19,6 +19,7 @@ const ACTING_BUTTONS = [
   'New session',
   'Edit',
   'Rerun',
+  'Import session',
 ];
 
 test('a viewer reads a session on a page that says it is read-only, without dead controls', async ({

@@ -48,6 +48,12 @@ export const SessionListItemSchema = z.object({
 });
 export type SessionListItem = z.infer<typeof SessionListItemSchema>;
 
+/** `POST /api/workspaces/:id/import`: the session made, and the file's own id when it was taken. */
+export const ImportAnswerSchema = z.object({
+  session: z.looseObject({ id: SessionIdSchema }),
+  replacedId: z.string().optional(),
+});
+
 export const SessionListSchema = z.object({ sessions: z.array(SessionListItemSchema) });
 export const WorkspaceListSchema = z.object({ workspaces: z.array(WorkspaceInfoSchema) });
 

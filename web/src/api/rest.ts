@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   HttpErrorSchema,
+  ImportAnswerSchema,
   MeSchema,
   ModelListSchema,
   SearchAnswerSchema,
@@ -41,7 +42,11 @@ async function call<T>(
 ): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: {} };
   if (signal) init.signal = signal;
-  if (body !== undefined) {
+  if (body instanceof Blob) {
+    // A file goes as it is: a session file is JSON lines.
+    init.body = body;
+    init.headers = { 'content-type': 'application/x-ndjson' };
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { 'content-type': 'application/json' };
   }
@@ -140,4 +145,17 @@ export function searchModels(
 ): Promise<ModelList> {
   const url = `/api/models?q=${encodeURIComponent(query.trim())}&limit=${limit}`;
   return call('GET', url, ModelListSchema, undefined, signal);
+}
+
+/** Imports a pi session file into the workspace; answers the new session's id and the file's own when it was taken. */
+export async function importSession(
+  workspaceId: string,
+  file: Blob,
+): Promise<{ sessionId: string; replacedId?: string }> {
+  const url = `/api/workspaces/${encodeURIComponent(workspaceId)}/import`;
+  const answer = await call('POST', url, ImportAnswerSchema, file);
+  return {
+    sessionId: answer.session.id,
+    ...(answer.replacedId !== undefined ? { replacedId: answer.replacedId } : {}),
+  };
 }

@@ -165,6 +165,7 @@ function WorkbenchPage({
           onOpen={(session) => sessionList.reopen(session.id)}
           onRename={sessionList.rename}
           onDelete={sessionList.remove}
+          onImport={canCreate ? sessionList.importFile : undefined}
         />
       </aside>
       <main className="panel panel-chat">

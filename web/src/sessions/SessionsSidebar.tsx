@@ -1,4 +1,5 @@
-import { memo, useMemo, useState } from 'react';
+import { Upload } from 'lucide-react';
+import { memo, useMemo, useRef, useState } from 'react';
 import type { SessionListItem } from '../../../shared/rest-shapes';
 import { shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
@@ -20,6 +21,37 @@ interface SessionsSidebarProps {
   onOpen(session: SessionListItem): void;
   onRename(session: SessionListItem, name: string): void;
   onDelete(session: SessionListItem): void;
+  /** Imports a pi session file into a workspace; absent for those who may not create sessions. */
+  onImport?: ((workspaceId: string, file: File) => void) | undefined;
+}
+
+/** A button that asks for a pi session file (`.jsonl`) and hands it on. */
+function ImportButton({ onFile }: { onFile(file: File): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="import-session"
+        title="Open a session file written by pi or exported from Arbor (.jsonl)"
+        onClick={() => input.current?.click()}
+      >
+        <Upload size={14} aria-hidden /> Import session
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".jsonl,application/x-ndjson,application/jsonl"
+        hidden
+        aria-label="Session file to import"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) onFile(file);
+        }}
+      />
+    </>
+  );
 }
 
 function SessionRow({
@@ -201,6 +233,9 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
             aria-label={`Workspace ${workspace.name}`}
           >
             <h2 title={workspace.path}>{workspace.name}</h2>
+            {props.onImport ? (
+              <ImportButton onFile={(file) => props.onImport?.(workspace.id, file)} />
+            ) : null}
             {listed === undefined ? (
               <p className="muted" role="status">
                 Loading sessions…

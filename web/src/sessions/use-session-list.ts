@@ -1,6 +1,12 @@
 import { useCallback, useRef } from 'react';
 import type { SessionListItem, WorkspaceInfo } from '../../../shared/rest-shapes';
-import { deleteSession, listSessions, renameSession, restoreSession } from '../api/rest';
+import {
+  deleteSession,
+  importSession,
+  listSessions,
+  renameSession,
+  restoreSession,
+} from '../api/rest';
 import { usePageStore } from '../state/use-page-store';
 import type { ReportOptions } from '../ui/report-options';
 import { sessionTitle } from '../../../shared/session-title';
@@ -131,5 +137,27 @@ export function useSessionList(deps: SessionListDeps) {
     [store, refreshSessions, undoDelete],
   );
 
-  return { refreshSessions, reopen, openAt, onClosed, rename, remove };
+  /** Imports a pi session file into a workspace and opens it. */
+  const importFile = useCallback(
+    (workspaceId: string, file: File) => {
+      const { report, describeError } = depsRef.current;
+      importSession(workspaceId, file)
+        .then(async ({ sessionId, replacedId }) => {
+          await refreshSessions(store.getState().workspaces);
+          reopen(sessionId);
+          report(
+            replacedId === undefined
+              ? `Imported “${shortTitle(file.name)}”.`
+              : `Imported “${shortTitle(file.name)}” under a new id: a session of its id exists already.`,
+            'info',
+          );
+        })
+        .catch((error: unknown) =>
+          report(`Could not import “${shortTitle(file.name)}”: ${describeError(error)}`),
+        );
+    },
+    [store, refreshSessions, reopen],
+  );
+
+  return { refreshSessions, reopen, openAt, onClosed, rename, remove, importFile };
 }
