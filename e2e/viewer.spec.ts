@@ -48,6 +48,17 @@ test('a viewer reads a session on a page that says it is read-only, without dead
   for (const name of ['Model', 'Thinking level'])
     await expect(viewer.getByRole('combobox', { name }), name).toHaveCount(0);
   await expect(viewer.getByRole('textbox', { name: 'Compaction focus (optional)' })).toHaveCount(0);
+  // Whose prompt it is, said on it and in the list; the admin's own page says "You".
+  await expect(
+    chatMessages(viewer, 'user').first().getByText('ada', { exact: true }),
+  ).toBeVisible();
+  await expect(
+    viewer
+      .getByRole('navigation', { name: 'Sessions' })
+      .getByText(/ · by ada/)
+      .first(),
+  ).toBeVisible();
+  await expect(chatMessages(admin, 'user').first().getByText('You', { exact: true })).toBeVisible();
   // Reading is not acting: a viewer may copy a message.
   await expect(
     chatMessages(viewer, 'user').first().getByRole('button', { name: 'Copy' }),

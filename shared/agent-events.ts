@@ -50,7 +50,8 @@ export type AgentEvent =
    * `entryId`: the entry the message was appended as (Arbor; absent for a message that is not
    * saved, such as the notice of a failed save). The entry's `entry_appended` came just before.
    */
-  | { type: 'message_end'; message: AgentMessage; entryId?: string }
+  /** `author`: the user who sent a prompt, as saved on its entry (decision 112). */
+  | { type: 'message_end'; message: AgentMessage; entryId?: string; author?: string }
   | { type: 'tool_execution_start'; toolCallId: string; toolName: string; args: unknown }
   | {
       type: 'tool_execution_update';

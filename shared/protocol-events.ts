@@ -83,7 +83,11 @@ export const AgentSessionEventSchema = z.discriminatedUnion('type', [
   event('turn_end', { message: AgentMessageSchema, toolResults: z.array(AgentMessageSchema) }),
   event('message_start', { message: AgentMessageSchema }),
   event('message_update', { assistantMessageEvent: AssistantMessageEventSchema }),
-  event('message_end', { message: AgentMessageSchema, entryId: z.string().optional() }),
+  event('message_end', {
+    message: AgentMessageSchema,
+    entryId: z.string().optional(),
+    author: z.string().optional(),
+  }),
   toolEvent('tool_execution_start', { args: z.unknown() }),
   toolEvent('tool_execution_update', { args: z.unknown(), partialResult: ToolResultPayloadSchema }),
   toolEvent('tool_execution_end', { result: ToolResultPayloadSchema, isError: z.boolean() }),

@@ -16,6 +16,8 @@ export const PathMessageSchema = z.object({
   /** The entry the message came from; absent for messages synthesised by context building. */
   entryId: z.string().nullable(),
   message: AgentMessageSchema,
+  /** Who sent the prompt, when its entry says (decision 112). */
+  author: z.string().optional(),
 });
 
 export const CommandResultSchemas = {

@@ -36,6 +36,11 @@ export const MessageEntrySchema = z.looseObject({
   type: z.literal('message'),
   ...entryBase,
   message: AgentMessageSchema,
+  /**
+   * Arbor: the user who sent a prompt (a team member's name), beside the message, never in what
+   * the model sees; pi keeps and ignores it (decision 112).
+   */
+  author: z.string().max(200).optional(),
 });
 
 export const ThinkingLevelSchema = z.enum([

@@ -99,13 +99,18 @@ export class AgentSession {
    * Runs a prompt to completion (retries and follow-ups included) and resolves once its entries
    * are durable. The session is idle again as soon as the run ends (at agent_end), before that.
    */
-  async prompt(text: string, opts: { images?: ImageContent[] } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    opts: { images?: ImageContent[]; author?: string | undefined } = {},
+  ): Promise<void> {
     this.assertIdle();
     this.assertModelCallable();
     // A file that cannot be written (held elsewhere, read-only) fails here, before the run.
     this.store.ensureWritable();
     this.recorder.start(this.model, this.thinkingLevel);
-    await this.execute([userMessage(this.deps.resources.expand(text), opts.images)]);
+    const message = userMessage(this.deps.resources.expand(text), opts.images);
+    this.noteAuthor(message, opts.author);
+    await this.execute([message]);
     // A failed append is the error to report; a failed fsync after it adds nothing.
     await this.syncer.flush().catch((error: unknown) => {
       if (this.recorder.failed === undefined) throw error;
@@ -114,13 +119,20 @@ export class AgentSession {
   }
 
   /** Delivered after the current tool batch, before the next model call. */
-  steer(text: string, images?: ImageContent[]): void {
-    this.queues.push('steering', this.deps.resources.expand(text), images);
+  steer(text: string, images?: ImageContent[], author?: string): void {
+    this.noteAuthor(this.queues.push('steering', this.deps.resources.expand(text), images), author);
   }
 
   /** Delivered when the agent would otherwise stop. */
-  followUp(text: string, images?: ImageContent[]): void {
-    this.queues.push('followUp', this.deps.resources.expand(text), images);
+  followUp(text: string, images?: ImageContent[], author?: string): void {
+    this.noteAuthor(this.queues.push('followUp', this.deps.resources.expand(text), images), author);
+  }
+
+  /** Who sent each prompt of this process's runs, saved on its entry (decision 112). */
+  private readonly authors = new WeakMap<AgentMessage, string>();
+
+  private noteAuthor(message: AgentMessage, author: string | undefined): void {
+    if (author !== undefined) this.authors.set(message, author);
   }
 
   clearQueue(): QueueTexts {
@@ -445,9 +457,14 @@ export class AgentSession {
     if (event.type === 'message_end' && PERSISTED_ROLES.has(event.message.role)) {
       // Saved first, so that message_end can name its entry (its entry_appended comes just
       // before). A failed append stops the run: it ends with agent_end, its failure shown first.
-      const entryId = this.recorder.append(event.message);
+      const author = this.authors.get(event.message);
+      const entryId = this.recorder.append(event.message, author);
       if (entryId === undefined) this.controller?.abort();
-      this.emit(entryId === undefined ? event : { ...event, entryId });
+      this.emit(
+        entryId === undefined
+          ? event
+          : { ...event, entryId, ...(author !== undefined ? { author } : {}) },
+      );
       return;
     }
     this.emit(event);

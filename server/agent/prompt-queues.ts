@@ -33,9 +33,12 @@ export class PromptQueues {
 
   constructor(private readonly onChange: (texts: QueueTexts) => void) {}
 
-  push(kind: QueueKind, text: string, images?: ImageContent[]): void {
-    this.queues[kind].push({ text, images: images ?? [], message: userMessage(text, images) });
+  /** Queues a message; answers the message the agent will be given. */
+  push(kind: QueueKind, text: string, images?: ImageContent[]): UserMessage {
+    const message = userMessage(text, images);
+    this.queues[kind].push({ text, images: images ?? [], message });
     this.onChange(this.texts());
+    return message;
   }
 
   /**

@@ -57,10 +57,10 @@ export class RunRecorder {
    * Appends a message of the run and returns its entry id; undefined when this or an earlier
    * append of the run failed.
    */
-  append(message: AgentMessage): string | undefined {
+  append(message: AgentMessage, author?: string): string | undefined {
     if (this.failure !== undefined) return undefined;
     try {
-      const id = this.store.appendMessage(message);
+      const id = this.store.appendMessage(message, author);
       this.entryIds.set(message, id);
       return id;
     } catch (error) {

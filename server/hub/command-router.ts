@@ -130,20 +130,20 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
       await startPrompt(
         ctx,
         live,
-        live.agent.prompt(command.text, images ? { images } : undefined),
+        live.agent.prompt(command.text, { ...(images ? { images } : {}), author: ctx.user.name }),
       );
       return { accepted: true };
     }
     case 'steer': {
       const live = await target(ctx, command);
       takePromptToken(ctx);
-      live.agent.steer(command.text, command.images);
+      live.agent.steer(command.text, command.images, ctx.user.name);
       return { queued: true };
     }
     case 'follow_up': {
       const live = await target(ctx, command);
       takePromptToken(ctx);
-      live.agent.followUp(command.text, command.images);
+      live.agent.followUp(command.text, command.images, ctx.user.name);
       return { queued: true };
     }
     case 'abort': {

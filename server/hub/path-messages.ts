@@ -57,7 +57,12 @@ export function snapshotMessages(
       const fitted = fitBody(message, Math.floor(budgetBytes / 2));
       if (used + fitted.bytes <= budgetBytes) {
         used += fitted.bytes;
-        newestFirst.push({ entryId: entry.id, message: fitted.value });
+        const author = entry.type === 'message' ? entry.author : undefined;
+        newestFirst.push({
+          entryId: entry.id,
+          message: fitted.value,
+          ...(author !== undefined ? { author } : {}),
+        });
         continue;
       }
     }

@@ -25,10 +25,11 @@ export interface EntryBase {
 }
 
 export const buildEntry = {
-  message: (base: EntryBase, message: AgentMessage): MessageEntry => ({
+  message: (base: EntryBase, message: AgentMessage, author?: string): MessageEntry => ({
     type: 'message',
     ...base,
     message,
+    ...(author !== undefined ? { author } : {}),
   }),
   thinkingLevelChange: (base: EntryBase, thinkingLevel: string): ThinkingLevelChangeEntry => ({
     type: 'thinking_level_change',

@@ -12,8 +12,11 @@ import { LEAF_MARKER_TYPE } from './session-index.js';
  * replaces. Each appended entry becomes the leaf.
  */
 
-/** Appends a message; custom-role messages become custom_message entries (as pi's agent does). */
-export function appendMessage(log: EntryLog, message: AgentMessage): string {
+/**
+ * Appends a message; custom-role messages become custom_message entries (as pi's agent does). A
+ * prompt's `author` (the user who sent it) is kept on its entry.
+ */
+export function appendMessage(log: EntryLog, message: AgentMessage, author?: string): string {
   const parsed = AgentMessageSchema.safeParse(message);
   if (!parsed.success) throw new Error(`Invalid message: ${parsed.error.message}`);
   if (message.role === 'custom') {
@@ -31,7 +34,9 @@ export function appendMessage(log: EntryLog, message: AgentMessage): string {
       `A ${message.role} message cannot be appended; use branchWithSummary or appendCompaction`,
     );
   }
-  return log.append(buildEntry.message(log.base(), message));
+  return log.append(
+    buildEntry.message(log.base(), message, message.role === 'user' ? author : undefined),
+  );
 }
 
 /** Appends a custom entry of any type but the one reserved for leaf markers. */

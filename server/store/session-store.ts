@@ -212,8 +212,8 @@ export class SessionStore {
   // ---------------------------------------------------------------- appending
 
   /** Appends a message; custom-role messages become custom_message entries (as pi's agent does). */
-  appendMessage(message: AgentMessage): string {
-    return appendMessage(this.log, message);
+  appendMessage(message: AgentMessage, author?: string): string {
+    return appendMessage(this.log, message, author);
   }
 
   appendThinkingLevelChange(level: string): string {

@@ -146,6 +146,7 @@ function WorkbenchPage({
 
   const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
   const messageActions = useMessageActions({
+    userName: me.user.name,
     canAct: canWrite && !readOnly,
     idle: !running,
     navigate: reading.backThen(navigate),
@@ -166,6 +167,7 @@ function WorkbenchPage({
           onRename={sessionList.rename}
           onDelete={sessionList.remove}
           onImport={canCreate ? sessionList.importFile : undefined}
+          userName={me.user.name}
         />
       </aside>
       <main className="panel panel-chat">

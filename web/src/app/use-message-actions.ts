@@ -10,16 +10,18 @@ const NO_SUMMARY: SummaryChoice = { mode: 'none', instructions: '' };
 
 /** The chat's message actions, on the tree navigation's own moves (use-tree-navigation.ts). */
 export function useMessageActions(opts: {
+  userName: string;
   canAct: boolean;
   idle: boolean;
   navigate(entry: TreeNode, summary: SummaryChoice): void;
   rerun(entry: TreeNode): void;
 }): MessageActions {
   const store = usePageStore();
-  const { canAct, idle, navigate, rerun } = opts;
+  const { userName, canAct, idle, navigate, rerun } = opts;
   return useMemo(() => {
     const entryOf = (entryId: string) => openView(store.getState())?.byId.get(entryId);
     return {
+      userName,
       canAct,
       idle,
       edit: (entryId) => {
@@ -31,5 +33,5 @@ export function useMessageActions(opts: {
         if (entry) rerun(entry);
       },
     };
-  }, [store, canAct, idle, navigate, rerun]);
+  }, [store, userName, canAct, idle, navigate, rerun]);
 }

@@ -103,6 +103,7 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
           <MessageView
             entryId={item.entryId}
             role={item.role}
+            author={item.entryId ? view.authors.get(item.entryId) : undefined}
             message={item.message}
             streaming={item.streaming}
             unavailable={item.unavailable === true}

@@ -29,6 +29,8 @@ import {
 export interface MessageViewProps {
   entryId: string | null;
   role: string;
+  /** Who sent a prompt, when its entry says (decision 112). */
+  author?: string | undefined;
   message: AgentMessage | undefined;
   streaming: boolean;
   /** The body could not be had from the server (no longer in the file, or unreadable). */
@@ -376,6 +378,9 @@ function MessageToolbar({ entryId, message }: { entryId: string; message: AgentM
 export const MessageView = memo(function MessageView(props: MessageViewProps) {
   const { entryId, role, message, streaming, unavailable, runs, contextEdit, contextActions } =
     props;
+  const { userName } = use(MessageActionsContext);
+  // Another member's prompt says who sent it; one's own, and one from pi (no author), "You".
+  const who = role === 'user' && props.author && props.author !== userName ? props.author : null;
   const loading = !message && !unavailable;
   const edited = contextEdit ? ` context-${contextEdit.kind}` : '';
   return (
@@ -387,7 +392,9 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       aria-busy={streaming || loading ? 'true' : undefined}
     >
       <header className="message-head">
-        <span className="message-role">{ROLE_TITLE[role] ?? role}</span>
+        <span className="message-role" title={who ? `Sent by ${who}` : undefined}>
+          {who ?? ROLE_TITLE[role] ?? role}
+        </span>
         {entryId && message ? <MessageToolbar entryId={entryId} message={message} /> : null}
         {contextActions && entryId && message ? (
           <ContextEditControls

@@ -6,6 +6,8 @@ import { createContext } from 'react';
  * stay memoised on their own data.
  */
 export interface MessageActions {
+  /** The signed-in user's name: their own prompts say "You", another member's their name. */
+  userName: string | null;
   /** Whether this user may move the leaf and send (not a viewer, not while reading another branch). */
   canAct: boolean;
   /** False while the agent runs: the leaf cannot move then. */
@@ -17,6 +19,7 @@ export interface MessageActions {
 }
 
 export const MessageActionsContext = createContext<MessageActions>({
+  userName: null,
   canAct: false,
   idle: true,
   edit: () => undefined,

@@ -17,6 +17,7 @@ function sidebar(store: ReturnType<typeof createPageStore>): string {
         onOpen={noop}
         onRename={noop}
         onDelete={noop}
+        userName="ada"
       />
     </PageStoreContext.Provider>,
   );
@@ -36,5 +37,31 @@ describe('the sessions sidebar', () => {
     const empty = sidebar(createPageStore(listed));
     expect(empty).toContain('No sessions.');
     expect(empty).not.toContain('Loading sessions…');
+  });
+
+  it('says whose a session is when it is someone else’s', () => {
+    const item = (id: string, owner: string | null) => ({
+      id,
+      workspaceId: 'w1',
+      firstMessage: `prompt of ${id}`,
+      created: '2026-12-07T10:00:00.000Z',
+      modified: '2026-12-07T10:00:00.000Z',
+      messageCount: 2,
+      owner,
+      may: { rename: false, delete: false },
+    });
+    const listed = pageReducer(
+      pageReducer(EMPTY_PAGE, {
+        type: 'workspaces_listed',
+        workspaces: [{ id: 'w1', name: 'app', path: '/srv/app' }],
+      }),
+      {
+        type: 'sessions_listed',
+        sessions: { w1: [item('s1', 'ada'), item('s2', 'max'), item('s3', null)] },
+      },
+    );
+    const html = sidebar(createPageStore(listed));
+    expect(html).toContain(' · by max');
+    expect(html.match(/ · by /g)).toHaveLength(1);
   });
 });

@@ -23,6 +23,8 @@ interface SessionsSidebarProps {
   onDelete(session: SessionListItem): void;
   /** Imports a pi session file into a workspace; absent for those who may not create sessions. */
   onImport?: ((workspaceId: string, file: File) => void) | undefined;
+  /** The signed-in user: a session of someone else's says whose it is. */
+  userName: string;
 }
 
 /** A button that asks for a pi session file (`.jsonl`) and hands it on. */
@@ -59,10 +61,12 @@ function SessionRow({
   byId,
   depth,
   current,
+  userName,
   onOpen,
   onRename,
   onDelete,
 }: {
+  userName: string;
   session: SessionListItem;
   byId: ReadonlyMap<string, SessionListItem>;
   depth: number;
@@ -122,6 +126,7 @@ function SessionRow({
             <LineageNote session={session} byId={byId} />
             <span className="session-meta">
               {new Date(session.modified).toLocaleString()} · {session.messageCount} messages
+              {session.owner && session.owner !== userName ? ` · by ${session.owner}` : ''}
             </span>
           </button>
           {session.may.rename || session.may.delete ? (
@@ -251,6 +256,7 @@ export const SessionsSidebar = memo(function SessionsSidebar(props: SessionsSide
                   byId={byId}
                   depth={depth}
                   current={session.id === currentSessionId}
+                  userName={props.userName}
                   onOpen={() => props.onOpen(session)}
                   onRename={(name) => props.onRename(session, name)}
                   onDelete={() => props.onDelete(session)}

@@ -53,6 +53,8 @@ export interface SessionView {
   leafId: string | null;
   /** Renderable bodies of entries (messages, summaries) by entry id. */
   bodies: Map<string, AgentMessage>;
+  /** Who sent each prompt whose entry says so (a team member's name), by entry id. */
+  authors: Map<string, string>;
   /** Bodies of context_edit entries by entry id (what the chat and graph show of them). */
   contextEdits: Map<string, ContextEditEntry>;
   /**
@@ -107,13 +109,13 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     byId.set(node.id, node);
     tree.push(node);
   }
-  const bodies =
-    previous && previous.sessionId === snapshot.sessionId
-      ? new Map(previous.bodies)
-      : new Map<string, AgentMessage>();
-  for (const { entryId, message } of snapshot.messages) {
+  const same = previous && previous.sessionId === snapshot.sessionId;
+  const bodies = same ? new Map(previous.bodies) : new Map<string, AgentMessage>();
+  const authors = same ? new Map(previous.authors) : new Map<string, string>();
+  for (const { entryId, message, author } of snapshot.messages) {
     if (entryId === null) continue;
     bodies.set(entryId, message);
+    if (author !== undefined) authors.set(entryId, author);
   }
   const view: SessionView = {
     sessionId: snapshot.sessionId,
@@ -125,6 +127,7 @@ function fromSnapshot(snapshot: SessionSnapshot, previous: SessionView | null): 
     byId,
     leafId: snapshot.leafId,
     bodies,
+    authors,
     contextEdits:
       previous && previous.sessionId === snapshot.sessionId ? previous.contextEdits : new Map(),
     compactions:
@@ -216,12 +219,13 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
     case 'message_end': {
       // The message is the body of the entry it names; one that names none was not saved.
       let next: SessionView = { ...view, streaming: null };
-      const { message, entryId } = event;
+      const { message, entryId, author } = event;
       if (entryId !== undefined) {
         const bodies = new Map(view.bodies);
         bodies.set(entryId, message);
         const awaitingBody = view.awaitingBody.filter((id) => id !== entryId);
         next = { ...next, bodies, awaitingBody };
+        if (author !== undefined) next.authors = new Map(view.authors).set(entryId, author);
       } else {
         next.unsaved = [...view.unsaved, message];
       }
@@ -375,11 +379,14 @@ export function sessionReducer(
     }
     case 'entries_loaded': {
       const bodies = new Map(view.bodies);
+      let authors = view.authors;
       let contextEdits = view.contextEdits;
       let compactions = view.compactions;
       for (const entry of action.entries) {
         const body = messageOfEntry(entry);
         if (body) bodies.set(entry.id, body);
+        if (entry.type === 'message' && entry.author !== undefined)
+          authors = new Map(authors).set(entry.id, entry.author);
         if (entry.type === 'context_edit') {
           if (contextEdits === view.contextEdits) contextEdits = new Map(contextEdits);
           contextEdits.set(entry.id, entry);
@@ -390,10 +397,12 @@ export function sessionReducer(
           compactions = next;
         }
       }
-      if (!action.unavailable?.length) return { ...view, bodies, contextEdits, compactions };
+      if (!action.unavailable?.length)
+        return { ...view, bodies, authors, contextEdits, compactions };
       return {
         ...view,
         bodies,
+        authors,
         contextEdits,
         compactions,
         unavailable: new Set([...view.unavailable, ...action.unavailable]),
@@ -406,8 +415,12 @@ export function sessionReducer(
       );
       if (fresh.length === 0) return view;
       const bodies = new Map(view.bodies);
-      for (const { entryId, message } of fresh) bodies.set(entryId!, message);
-      return { ...view, bodies };
+      const authors = new Map(view.authors);
+      for (const { entryId, message, author } of fresh) {
+        bodies.set(entryId!, message);
+        if (author !== undefined) authors.set(entryId!, author);
+      }
+      return { ...view, bodies, authors };
     }
     case 'notice':
       return withNotice(view, action.kind, action.text, action.untilIdle);
