@@ -49,6 +49,21 @@ test('a new user can type at once and gets a streamed answer in the chat and the
   await expect(thinking).toHaveValue('high');
 });
 
+test('an empty session says what Arbor is and offers prompts the demo model answers', async ({
+  page,
+  arbor,
+}) => {
+  await openArbor(page, arbor.url);
+  const start = page.getByRole('region', { name: 'Getting started' });
+  await expect(start).toContainText('Click a prompt in the tree');
+  await start.getByRole('button', { name: 'Call a tool' }).click();
+  await expect(editor(page)).toBeFocused();
+  await expect(editor(page)).toHaveValue('What is in this folder?\n/tool ls {"path":"."}');
+  await editor(page).press('Enter');
+  await expect(treeNodes(page, 'toolResult')).toHaveCount(1);
+  await expect(start).toHaveCount(0);
+});
+
 test('the page works on a narrow screen, one panel at a time', async ({ page, arbor }) => {
   await page.setViewportSize({ width: 420, height: 800 });
   await openArbor(page, arbor.url);

@@ -78,7 +78,7 @@ function WorkbenchPage({
     editor.setDraft(null);
   }, [editor, setEditorText, setImages]);
   const [panel, setPanel] = useState<Panel>('chat');
-  const { editorFocus, editorFilled } = useEditorAfterTap(setPanel);
+  const { editorFocus, editorFilled, focusEditor } = useEditorAfterTap(setPanel);
   const { notices: pageNotices, report, clear } = usePageNotices();
   const { socket, status } = useSocketConnection({ me, onLoggedOut, onMe, report });
   const canCreate = mayAccess(me.user, null, 'create');
@@ -191,6 +191,14 @@ function WorkbenchPage({
               contextActions={contextEdits.actions}
               onBack={reading.back}
               onNavigate={navigate}
+              onExample={
+                canWrite && !readOnly
+                  ? (text) => {
+                      setEditorText(text);
+                      focusEditor();
+                    }
+                  : undefined
+              }
             />
           </MessageActionsContext>
         </WorkspaceResourcesContext>

@@ -18,5 +18,10 @@ export function useEditorAfterTap(setPanel: (panel: Panel) => void) {
     setPanel('chat');
     setEditorFocus((count) => count + 1);
   }, [setPanel]);
-  return { editorFocus, editorFilled };
+  /** Focuses the editor, on any screen (it comes into sight on a narrow one). */
+  const focusEditor = useCallback(() => {
+    setPanel('chat');
+    setEditorFocus((count) => count + 1);
+  }, [setPanel]);
+  return { editorFocus, editorFilled, focusEditor };
 }

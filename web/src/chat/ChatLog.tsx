@@ -5,6 +5,7 @@ import { isContextEditable } from '../state/context-edits';
 import type { SessionView, ToolRun } from '../state/session-reducer';
 import { usePage, usePageStore } from '../state/use-page-store';
 import type { ContextEditActions } from './ContextEditControls';
+import { FirstSteps } from './FirstSteps';
 import { MessageView } from './MessageView';
 import { useChatReveal } from './use-chat-reveal';
 import './context-marks.css';
@@ -13,6 +14,8 @@ interface ChatLogProps {
   view: SessionView;
   /** Present when this user may act in the session: messages offer context edits. */
   contextActions?: ContextEditActions | undefined;
+  /** Puts an example prompt in the editor (absent for those who cannot send). */
+  onExample?: ((text: string) => void) | undefined;
 }
 
 function runsFor(
@@ -29,6 +32,12 @@ function runsFor(
   return runs.length ? runs : undefined;
 }
 
+/** Whether the session runs on the demo model. */
+function onDemoModel(view: SessionView): boolean {
+  const { provider, modelId } = view.state;
+  return view.models.some((m) => m.provider === provider && m.id === modelId && m.demo === true);
+}
+
 const HISTORY_ONLY = 'Only in history: not sent to the model';
 const DIVIDER = 'Above: summarised by compaction — not sent to the model';
 
@@ -37,7 +46,7 @@ const DIVIDER = 'Above: summarised by compaction — not sent to the model';
  * messages are drawn until the user asks for earlier ones (the store's `chatWindow`, which the body loader also
  * reads, so revealed messages get their bodies fetched; until then they show as loading).
  */
-export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogProps) {
+export const ChatLog = memo(function ChatLog({ view, contextActions, onExample }: ChatLogProps) {
   const { byId, leafId, bodies, unsaved, streaming, contextEdits, compactions } = view;
   const items = useMemo(
     () =>
@@ -78,9 +87,7 @@ export const ChatLog = memo(function ChatLog({ view, contextActions }: ChatLogPr
         pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
       }}
     >
-      {items.length === 0 ? (
-        <p className="chat-empty">Nothing here yet. Type a message below to start.</p>
-      ) : null}
+      {items.length === 0 ? <FirstSteps demo={onDemoModel(view)} onExample={onExample} /> : null}
       {offPath ? (
         <p className="reveal-note" role="status">
           The match is on another branch: the graph shows it, marked.

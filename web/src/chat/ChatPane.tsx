@@ -20,6 +20,8 @@ export function ChatPane(props: {
   onBack(): void;
   /** The click rule on an entry: what "Continue here" does. */
   onNavigate(entry: TreeNode, summary: SummaryChoice): void;
+  /** Puts an example prompt in the editor (absent for those who cannot send). */
+  onExample?: ((text: string) => void) | undefined;
 }) {
   const { chatView, entryId } = useChatView();
   const sessionId = usePage(shownSessionId);
@@ -35,7 +37,11 @@ export function ChatPane(props: {
         }}
       />
       {chatView && chatView.sessionId === sessionId ? (
-        <ChatLog view={chatView} contextActions={entryId ? undefined : props.contextActions} />
+        <ChatLog
+          view={chatView}
+          contextActions={entryId ? undefined : props.contextActions}
+          onExample={props.onExample}
+        />
       ) : (
         <div className="chat-log" role="log" aria-label="Conversation">
           <p className="chat-empty">{opening ? 'Opening the session…' : 'No session open.'}</p>
