@@ -1,8 +1,10 @@
 import { test, expect } from './support/fixtures.js';
 import {
   chatMessages,
+  compact,
   openArbor,
   sendPrompt,
+  sessionMenuItem,
   treeNodes,
   waitIdle,
 } from './support/page-helpers.js';
@@ -12,14 +14,16 @@ test('a manual compaction shows as a summary in the chat and a node in the graph
   arbor,
 }) => {
   await openArbor(page, arbor.url);
-  // Nothing to compact before the first prompt: the button is off (it once failed twice over).
-  await expect(page.getByRole('button', { name: 'Compact' })).toBeDisabled();
+  // Nothing to compact before the first prompt: the item is off (it once failed twice over).
+  await expect(await sessionMenuItem(page, 'Compact…')).toBeDisabled();
+  await page.keyboard.press('Escape');
   await sendPrompt(page, 'plan the garden');
-  await expect(page.getByRole('button', { name: 'Compact' })).toBeEnabled();
+  await expect(await sessionMenuItem(page, 'Compact…')).toBeEnabled();
+  await page.keyboard.press('Escape');
   await sendPrompt(page, 'add tomatoes');
   await sendPrompt(page, 'and basil');
 
-  await page.getByRole('button', { name: 'Compact' }).click();
+  await compact(page);
   const summary = chatMessages(page, 'compactionSummary');
   await expect(summary).toHaveCount(1);
   await expect(summary).toContainText('compacted');
@@ -37,9 +41,6 @@ test('compaction with instructions', async ({ page, arbor }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'remember the colour blue');
   await sendPrompt(page, 'and green');
-  await page
-    .getByRole('textbox', { name: 'Compaction focus (optional)' })
-    .fill('Keep the colours.');
-  await page.getByRole('button', { name: 'Compact' }).click();
+  await compact(page, 'Keep the colours.');
   await expect(chatMessages(page, 'compactionSummary')).toHaveCount(1);
 });

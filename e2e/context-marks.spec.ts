@@ -5,6 +5,7 @@ import { makeTempDirs, type ArborServer } from './support/arbor-server.js';
 import { serveDuring, watchContext } from './support/fixtures.js';
 import {
   chatMessages,
+  compact,
   conversation,
   openArbor,
   sendPrompt,
@@ -51,7 +52,7 @@ test('after a compaction the summarised messages are marked outside the context,
     'true',
   );
 
-  await page.getByRole('button', { name: 'Compact' }).click();
+  await compact(page);
   await expect(chatMessages(page, 'compactionSummary')).toHaveCount(1);
   await waitIdle(page);
 

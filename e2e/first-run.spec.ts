@@ -64,6 +64,23 @@ test('an empty session says what Arbor is and offers prompts the demo model answ
   await expect(start).toHaveCount(0);
 });
 
+test('the conversation comes first: near the top on a laptop, in the top third on a phone', async ({
+  page,
+  arbor,
+}) => {
+  const top = () =>
+    page
+      .getByRole('log', { name: 'Conversation' })
+      .evaluate((element) => element.getBoundingClientRect().top);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openArbor(page, arbor.url);
+  await sendPrompt(page, 'where does the conversation start?');
+  expect(await top()).toBeLessThan(150);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  expect(await top()).toBeLessThan(844 / 3);
+});
+
 test('the page works on a narrow screen, one panel at a time', async ({ page, arbor }) => {
   await page.setViewportSize({ width: 420, height: 800 });
   await openArbor(page, arbor.url);

@@ -7,8 +7,9 @@ import {
   leafNode,
   openArbor,
   sendPrompt,
-  startNewSession,
+  sessionAction,
   sessionTree,
+  startNewSession,
 } from './support/page-helpers.js';
 import { writePiSession } from './support/pi-session-file.js';
 
@@ -123,7 +124,7 @@ test('a fork is told apart from the session it came from', async ({ page, arbor 
   await sendPrompt(page, 'original idea');
   await sendPrompt(page, 'refine it');
   const parentId = new URL(page.url()).searchParams.get('session')!;
-  await page.getByRole('button', { name: 'Fork' }).click();
+  await sessionAction(page, 'Fork');
   await expect(page).not.toHaveURL(new RegExp(`session=${parentId}`));
   const forkId = new URL(page.url()).searchParams.get('session')!;
 

@@ -6,6 +6,7 @@ import {
   readThisBranch,
   sendPrompt,
   sendTwoBranches,
+  sessionAction,
   showWholeTree,
   treeNode,
 } from './support/page-helpers.js';
@@ -64,8 +65,11 @@ test('the statistics dialog shows the tokens the model reported, and Escape retu
   expect(usage.input).toBeGreaterThan(0);
   expect(usage.output).toBeGreaterThan(0);
 
-  const button = page.getByRole('button', { name: 'Statistics' });
+  // By keyboard: the menu opens and its item is chosen with Enter.
+  const button = page.getByRole('button', { name: 'Session actions' });
   await button.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Statistics' }).focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Session statistics' });
   await expect(dialog).toBeVisible();
@@ -124,7 +128,7 @@ test('while another branch is read, the branch table counts that branch, not the
   const atLeaf = reportedUsage(pathTo(lines, await entryIdOf(leafNode(page))));
   expect(read.input).not.toBe(atLeaf.input);
 
-  await page.getByRole('button', { name: 'Statistics' }).click();
+  await sessionAction(page, 'Statistics');
   const dialog = page.getByRole('dialog', { name: 'Session statistics' });
   const allModels = (caption: string) =>
     dialog.getByRole('table', { name: caption }).getByRole('row', { name: /^All models/ });

@@ -5,6 +5,7 @@ import {
   editor,
   openArbor,
   sendPrompt,
+  sessionAction,
   startNewSession,
 } from './support/page-helpers.js';
 
@@ -23,7 +24,7 @@ test('fork and clone open new sessions listed under the one they came from', asy
   const originalId = new URL(originalUrl).searchParams.get('session');
   expect(originalId).toBeTruthy();
 
-  await page.getByRole('button', { name: 'Fork' }).click();
+  await sessionAction(page, 'Fork');
   await expect(page).not.toHaveURL(originalUrl);
   await expect(editor(page)).toHaveValue('refine it');
   // The prompt and tools the session recorded first (pi 1.6), the first prompt and its answer.
@@ -31,7 +32,7 @@ test('fork and clone open new sessions listed under the one they came from', asy
   await expect(chatMessages(page, 'user')).toHaveText([/original idea/]);
   const forkId = new URL(page.url()).searchParams.get('session');
 
-  await page.getByRole('button', { name: 'Clone' }).click();
+  await sessionAction(page, 'Clone');
   await expect(page).not.toHaveURL(new RegExp(`session=${forkId}`));
   await expect(chatMessages(page)).toHaveCount(3);
   const cloneId = new URL(page.url()).searchParams.get('session');

@@ -1,5 +1,11 @@
 import { expect, logIn, teamTest } from './support/fixtures.js';
-import { chatMessages, sendPrompt, waitIdle } from './support/page-helpers.js';
+import {
+  chatMessages,
+  sendPrompt,
+  sessionAction,
+  sessionMenuItem,
+  waitIdle,
+} from './support/page-helpers.js';
 
 /*
  * A share link as people use it: an admin makes one in the Share dialog; a logged-out viewer who
@@ -17,7 +23,7 @@ test('a viewer opens a share link after logging in, at the shared point; a revok
   await sendPrompt(admin, 'the shared question');
   await waitIdle(admin);
 
-  await admin.getByRole('button', { name: 'Share…' }).click();
+  await sessionAction(admin, 'Share…');
   const dialog = admin.getByRole('dialog', { name: 'Share links' });
   await expect(dialog.getByText('No links yet.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Create link' }).click();
@@ -31,10 +37,11 @@ test('a viewer opens a share link after logging in, at the shared point; a revok
   const viewer = await logIn(browser, link, team.viewer, errors);
   await expect(viewer.getByRole('region', { name: 'Reading mode' })).toBeVisible();
   await expect(chatMessages(viewer, 'user')).toHaveText([/the shared question/]);
-  await expect(viewer.getByRole('button', { name: 'Share…' })).toBeVisible();
+  await expect(await sessionMenuItem(viewer, 'Share…')).toBeVisible();
+  await viewer.keyboard.press('Escape');
 
   // A link made at the leaf opens the session as it is, not "reading an earlier point".
-  await admin.getByRole('button', { name: 'Share…' }).click();
+  await sessionAction(admin, 'Share…');
   await dialog.getByRole('button', { name: 'Create link' }).click();
   const links = dialog.getByRole('textbox', { name: 'Link by ada' });
   await expect(links).toHaveCount(2);
@@ -48,12 +55,12 @@ test('a viewer opens a share link after logging in, at the shared point; a revok
   ]);
   await expect(viewer.getByRole('region', { name: 'Reading mode' })).toHaveCount(0);
   await expect(viewer).not.toHaveURL(/read=/);
-  await admin.getByRole('button', { name: 'Share…' }).click();
+  await sessionAction(admin, 'Share…');
   await dialog.getByRole('button', { name: 'Revoke' }).nth(values.indexOf(atLeaf)).click();
   await expect(links).toHaveCount(1);
   await dialog.getByRole('button', { name: 'Close' }).press('Enter');
 
-  await admin.getByRole('button', { name: 'Share…' }).click();
+  await sessionAction(admin, 'Share…');
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await expect(dialog.getByText('No links yet.')).toBeVisible();
 

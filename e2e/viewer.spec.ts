@@ -1,5 +1,5 @@
 import { expect, logIn, teamTest } from './support/fixtures.js';
-import { chatMessages, editor, sendPrompt } from './support/page-helpers.js';
+import { chatMessages, editor, sendPrompt, sessionMenuItem } from './support/page-helpers.js';
 
 /*
  * A viewer's page in team mode: it says once that it is read-only and how to get more, and offers
@@ -47,7 +47,11 @@ test('a viewer reads a session on a page that says it is read-only, without dead
   await expect(editor(viewer)).toHaveCount(0);
   for (const name of ['Model', 'Thinking level'])
     await expect(viewer.getByRole('combobox', { name }), name).toHaveCount(0);
-  await expect(viewer.getByRole('textbox', { name: 'Compaction focus (optional)' })).toHaveCount(0);
+  // The session menu offers a viewer what reads, and nothing that acts.
+  await expect(await sessionMenuItem(viewer, 'Statistics')).toBeVisible();
+  for (const name of ['Compact…', 'Fork', 'Clone'])
+    await expect(viewer.getByRole('menuitem', { name, exact: true }), name).toHaveCount(0);
+  await viewer.keyboard.press('Escape');
   // Whose prompt it is, said on it and in the list; the admin's own page says "You".
   await expect(
     chatMessages(viewer, 'user').first().getByText('ada', { exact: true }),

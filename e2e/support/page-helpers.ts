@@ -165,3 +165,22 @@ export async function pickModel(
   await group.getByRole('option', { name: model.name, exact: true }).click();
   await expect(box).toHaveValue(`${model.name} · ${model.provider}`);
 }
+
+/** Opens the session menu ("Session actions") and answers its item named `name`. */
+export async function sessionMenuItem(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Session actions' }).click();
+  return page.getByRole('menu').getByRole('menuitem', { name, exact: true });
+}
+
+/** Does what the session menu's item `name` does ("Fork", "Statistics", "Share…", …). */
+export async function sessionAction(page: Page, name: string): Promise<void> {
+  await (await sessionMenuItem(page, name)).click();
+}
+
+/** Compacts the session through "Compact…", with `focus` for the summary when given. */
+export async function compact(page: Page, focus?: string): Promise<void> {
+  await sessionAction(page, 'Compact…');
+  const dialog = page.getByRole('dialog', { name: 'Compact the conversation' });
+  if (focus) await dialog.getByRole('textbox', { name: 'Compaction focus (optional)' }).fill(focus);
+  await dialog.getByRole('button', { name: 'Compact' }).click();
+}

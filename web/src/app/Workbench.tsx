@@ -17,7 +17,6 @@ import { SessionTree } from '../tree/SessionTree';
 import { sendBlockedBy } from './ConnectionBanner';
 import { NoticeList } from './NoticeList';
 import { ReadOnlyNote } from './ReadOnlyNote';
-import { ExportShare } from './ExportShare';
 import { sessionFromUrl } from './session-url';
 import { useReadFromUrl } from './use-shared-link';
 import { TopBar, type Panel } from './TopBar';
@@ -183,8 +182,8 @@ function WorkbenchPage({
           onNew={newSession}
           summarised={contextEdits.historyOnly.size}
           socket={socket}
+          report={fail}
         />
-        <ExportShare canShare={canWrite} report={fail} />
         <WorkspaceResourcesContext value={workspace.resources}>
           <MessageActionsContext value={messageActions}>
             <ChatPane

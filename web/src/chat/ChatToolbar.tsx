@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import type { ModelRef } from '../../../shared/model-ref';
 import type { ModelSummary } from '../../../shared/protocol';
 import { useSessionTitle } from '../sessions/use-session-title';
@@ -10,6 +10,9 @@ import { useModelSearch } from './use-model-search';
 import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 import { SessionStats } from './SessionStats';
+import { CompactDialog } from './CompactDialog';
+import { SessionMenu } from './SessionMenu';
+import { ShareDialog } from './ShareDialog';
 import type { ArborSocket } from '../socket/arbor-socket';
 
 interface ChatToolbarProps {
@@ -27,6 +30,8 @@ interface ChatToolbarProps {
   summarised?: number;
   /** For the Statistics dialog: the socket it asks on. */
   socket: ArborSocket;
+  /** Where a failure of the share dialog is said. */
+  report(error: unknown): void;
 }
 
 const NO_MODELS: ModelSummary[] = [];
@@ -58,7 +63,10 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   const compactingNow = usePage((page) => openView(page)?.compacting ?? null);
   const sessionId = usePage(shownSessionId);
   const readingEntryId = usePage(readEntryId);
-  const [instructions, setInstructions] = useState('');
+  const [dialog, setDialog] = useState<'compact' | 'statistics' | 'share' | null>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // A dialog opened from the menu gives focus back to the menu's button when it closes.
+  const closeDialog = useCallback(() => setDialog(null), []);
   const usage = state?.contextUsage;
   const tokens = usage?.tokens ?? 0;
   const window = usage?.contextWindow ?? 0;
@@ -77,11 +85,43 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
       Compacting ({compactingNow})…
     </span>
   ) : null;
+  const acts = !props.readOnly;
   return (
     <div className="chat-toolbar">
-      <h1 className="session-title" title={title}>
-        {title}
-      </h1>
+      <div className="chat-toolbar-row chat-toolbar-head">
+        <h1 className="session-title" title={title}>
+          {title}
+        </h1>
+        {sessionId ? (
+          <SessionMenu
+            buttonRef={menuButton}
+            sessionId={sessionId}
+            compact={
+              acts
+                ? {
+                    disabled: !props.canWrite
+                      ? 'You may not change this session'
+                      : busy
+                        ? 'Wait for the run to end'
+                        : hasPrompt
+                          ? null
+                          : 'Nothing to compact yet: send a prompt first',
+                    run: () => setDialog('compact'),
+                  }
+                : undefined
+            }
+            fork={acts && props.canCreate && state ? props.onFork : undefined}
+            clone={acts && props.canCreate && state ? props.onClone : undefined}
+            statistics={() => setDialog('statistics')}
+            share={() => setDialog('share')}
+          />
+        ) : null}
+        {acts ? (
+          <button type="button" disabled={!props.canCreate} onClick={props.onNew}>
+            New session
+          </button>
+        ) : null}
+      </div>
       <div className="chat-toolbar-row">
         {props.readOnly ? (
           <ReadOnlySettings
@@ -134,45 +174,33 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
         <span className="cost" title="Cost of this session">
           ${(state?.cost ?? 0).toFixed(4)}
         </span>
-        <SessionStats socket={props.socket} sessionId={sessionId} readingEntryId={readingEntryId} />
+        {compacting}
       </div>
-      {props.readOnly ? (
-        compacting
-      ) : (
-        <div className="chat-toolbar-row">
-          <input
-            type="text"
-            className="compact-focus"
-            aria-label="Compaction focus (optional)"
-            placeholder="compaction focus (optional)"
-            maxLength={2000}
-            value={instructions}
-            disabled={!props.canWrite}
-            onChange={(event) => setInstructions(event.target.value)}
-          />
-          <button
-            type="button"
-            disabled={!props.canWrite || busy || !hasPrompt}
-            title={hasPrompt ? undefined : 'Nothing to compact yet: send a prompt first'}
-            onClick={() => {
-              props.onCompact(instructions.trim() || undefined);
-              setInstructions('');
-            }}
-          >
-            Compact
-          </button>
-          <button type="button" disabled={!props.canCreate || !state} onClick={props.onFork}>
-            Fork
-          </button>
-          <button type="button" disabled={!props.canCreate || !state} onClick={props.onClone}>
-            Clone
-          </button>
-          <button type="button" disabled={!props.canCreate} onClick={props.onNew}>
-            New session
-          </button>
-          {compacting}
-        </div>
-      )}
+      {dialog === 'compact' ? (
+        <CompactDialog
+          onCompact={props.onCompact}
+          onClose={closeDialog}
+          returnFocusTo={menuButton}
+        />
+      ) : null}
+      {dialog === 'statistics' ? (
+        <SessionStats
+          socket={props.socket}
+          sessionId={sessionId}
+          readingEntryId={readingEntryId}
+          onClose={closeDialog}
+          returnFocusTo={menuButton}
+        />
+      ) : null}
+      {dialog === 'share' && sessionId ? (
+        <ShareDialog
+          sessionId={sessionId}
+          canShare={props.canWrite}
+          report={props.report}
+          onClose={closeDialog}
+          returnFocusTo={menuButton}
+        />
+      ) : null}
     </div>
   );
 });

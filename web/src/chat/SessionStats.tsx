@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import type { SessionStats as Stats } from '../../../shared/session-stats-schema';
 import type { ArborSocket } from '../socket/arbor-socket';
 import { Modal } from '../ui/Modal';
@@ -67,58 +67,43 @@ export function UsageTable({ caption, usage }: { caption: string; usage: Usage }
   );
 }
 
-/** The "Statistics" button and its dialog: the whole session's figures beside this branch's. */
-export function SessionStats({ socket, sessionId, readingEntryId }: SessionStatsProps) {
-  const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
+/** The "Statistics" dialog: the whole session's figures beside this branch's. */
+export function SessionStats({
+  socket,
+  sessionId,
+  readingEntryId,
+  onClose,
+  returnFocusTo,
+}: SessionStatsProps & { onClose(): void; returnFocusTo?: RefObject<HTMLElement | null> }) {
   const body = useRef<HTMLDivElement>(null);
-  const state = useSessionStats(socket, sessionId, readingEntryId, open);
-  const close = useCallback(() => {
-    setOpen(false);
-    button.current?.focus();
-  }, []);
-  useEffect(() => {
-    if (open) body.current?.focus();
-  }, [open]);
+  const state = useSessionStats(socket, sessionId, readingEntryId, true);
+  useEffect(() => body.current?.focus(), []);
   return (
-    <>
-      <button
-        type="button"
-        ref={button}
-        disabled={!sessionId}
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
+    <Modal title="Session statistics" onClose={onClose} returnFocusTo={returnFocusTo}>
+      <div
+        className="session-stats"
+        ref={body}
+        tabIndex={0}
+        role="region"
+        aria-label="Statistics figures"
       >
-        Statistics
-      </button>
-      {open ? (
-        <Modal title="Session statistics" onClose={close}>
-          <div
-            className="session-stats"
-            ref={body}
-            tabIndex={0}
-            role="region"
-            aria-label="Statistics figures"
-          >
-            {state.status === 'loading' ? <p role="status">Loading…</p> : null}
-            {state.status === 'failed' ? <p role="alert">{state.message}</p> : null}
-            {state.status === 'ready' ? (
-              <>
-                <UsageTable caption="Whole session" usage={state.stats.session} />
-                <UsageTable
-                  caption={readingEntryId ? 'Branch being read' : 'This branch'}
-                  usage={state.stats.branch}
-                />
-              </>
-            ) : null}
-          </div>
-          <div className="dialog-actions">
-            <button type="button" onClick={close}>
-              Close
-            </button>
-          </div>
-        </Modal>
-      ) : null}
-    </>
+        {state.status === 'loading' ? <p role="status">Loading…</p> : null}
+        {state.status === 'failed' ? <p role="alert">{state.message}</p> : null}
+        {state.status === 'ready' ? (
+          <>
+            <UsageTable caption="Whole session" usage={state.stats.session} />
+            <UsageTable
+              caption={readingEntryId ? 'Branch being read' : 'This branch'}
+              usage={state.stats.branch}
+            />
+          </>
+        ) : null}
+      </div>
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
   );
 }

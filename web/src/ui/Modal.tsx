@@ -1,18 +1,25 @@
 import { createFocusTrap } from 'focus-trap';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 interface ModalProps {
   title: string;
   onClose(): void;
   children: ReactNode;
+  /**
+   * Where focus goes when the dialog closes, when not where it was when it opened (a dialog
+   * opened from a menu item, which is gone by then, gives focus back to the menu's button).
+   */
+  returnFocusTo?: RefObject<HTMLElement | null> | undefined;
 }
 
 /**
  * A small modal dialog: named by its title, closed by Escape or a click outside. Tab and
  * Shift+Tab stay inside it (focus-trap), and focus goes back where it was when it closes.
  */
-export function Modal({ title, onClose, children }: ModalProps) {
+export function Modal({ title, onClose, children, returnFocusTo }: ModalProps) {
   const dialog = useRef<HTMLDivElement>(null);
+  const returnTo = useRef(returnFocusTo);
+  returnTo.current = returnFocusTo;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -33,6 +40,8 @@ export function Modal({ title, onClose, children }: ModalProps) {
       // Focus starts where a child put it (autoFocus, an effect), else on the first control.
       fallbackFocus: element,
       returnFocusOnDeactivate: true,
+      // Read when the dialog closes: the ref is filled by then.
+      setReturnFocus: (previous) => returnTo.current?.current ?? previous,
     });
     trap.activate();
     return () => {
