@@ -4,6 +4,7 @@ import { parseFrontmatter } from './frontmatter.js';
 import { expandPromptTemplate } from './prompt-templates.js';
 import type { Skill } from './skills.js';
 import type { LoadedResources } from './workspace-resources.js';
+import { skillBlock } from '../../shared/skill-invocation.js';
 
 /*
  * What the resources put into the conversation, in pi 1.6's words: the `project_context` and
@@ -99,8 +100,7 @@ export function expandSkillCommand(text: string, skills: readonly Skill[]): stri
   } catch {
     return text;
   }
-  const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
-  return args ? `${block}\n\n${args}` : block;
+  return skillBlock({ ...skill, body, args });
 }
 
 /** What a typed message becomes before it is a user message: skill first, then template (pi). */

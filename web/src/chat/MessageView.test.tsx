@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { skillBlock } from '../../../shared/skill-invocation';
 import { MessageView } from './MessageView';
 
 describe('MessageView', () => {
@@ -148,5 +149,28 @@ describe('MessageView', () => {
     expect(sent).not.toContain('(cancelled)');
     expect(shell({ exitCode: 0, excludeFromContext: true })).toContain('not sent to the model');
     expect(shell({ cancelled: true })).toContain('(cancelled)');
+  });
+
+  it('shows a skill invocation by the skill’s name, never its markup or the server’s path', () => {
+    const text = skillBlock({
+      name: 'release-notes',
+      filePath: '/srv/team/.pi/skills/release-notes/SKILL.md',
+      baseDir: '/srv/team/.pi/skills/release-notes',
+      body: 'Write the notes.',
+      args: 'for version 2.0',
+    });
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="u1"
+        role="user"
+        message={{ role: 'user', content: [{ type: 'text', text }], timestamp: 0 }}
+        streaming={false}
+      />,
+    );
+    expect(html).toContain('Skill <code>release-notes</code>');
+    expect(html).toContain('Write the notes.');
+    expect(html).toContain('for version 2.0');
+    expect(html).not.toContain('/srv/team');
+    expect(html).not.toContain('&lt;skill');
   });
 });

@@ -15,6 +15,7 @@ import {
   ContextEditNote,
   type ContextEditActions,
 } from './ContextEditControls';
+import { skillInvocation } from '../../../shared/skill-invocation';
 import { CopyButton } from '../ui/CopyButton';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
 import { MessageActionsContext } from './message-actions';
@@ -95,14 +96,31 @@ function FoldedPre({ text, className }: { text: string; className: string }) {
   );
 }
 
+/** A prompt's text: a skill invocation by the skill's name, anything else as it is. */
+function PromptText({ text }: { text: string }) {
+  const skill = skillInvocation(text);
+  if (!skill) return <FoldedPlain text={text} />;
+  return (
+    <>
+      <details className="skill-call">
+        <summary>
+          Skill <code>{skill.name}</code>
+        </summary>
+        <FoldedPlain text={skill.instructions} />
+      </details>
+      {skill.args ? <FoldedPlain text={skill.args} /> : null}
+    </>
+  );
+}
+
 function UserContentView({ content }: { content: UserContent }) {
-  if (typeof content === 'string') return <FoldedPlain text={content} />;
+  if (typeof content === 'string') return <PromptText text={content} />;
   const texts = content.filter((b): b is TextContent => b.type === 'text');
   const images = content.filter((b): b is ImageContent => b.type === 'image');
   return (
     <>
       {texts.map((block, i) => (
-        <FoldedPlain key={i} text={block.text} />
+        <PromptText key={i} text={block.text} />
       ))}
       <Images blocks={images} />
     </>
