@@ -11,6 +11,7 @@ import { envKeyOf, keyVariablesOf, piBuiltInModels } from './pi-catalog.js';
 import {
   PiProvidersSchema,
   readPiProviders,
+  SUPPORTED_API,
   type BuiltInProvider,
   type UnsupportedModel,
 } from './pi-providers.js';
@@ -172,15 +173,20 @@ interface CatalogParts {
   noEnvKey: Set<string>;
 }
 
-/** Each built-in provider's API and endpoint, from its first model. */
+/**
+ * Each built-in provider's API and endpoint for a model pi's file adds to it without naming them:
+ * as pi's `findModelDefaults`, those of its first Chat Completions model, else of its first model
+ * (OpenRouter, Fireworks and others offer models of two APIs at two endpoints).
+ */
 function builtInProviders(models: Iterable<ModelInfo>): Map<string, BuiltInProvider> {
   const providers = new Map<string, BuiltInProvider>();
-  for (const model of models)
-    if (!model.demo && !providers.has(model.provider))
-      providers.set(model.provider, {
-        api: model.api ?? 'openai-completions',
-        baseUrl: model.baseUrl,
-      });
+  for (const model of models) {
+    if (model.demo) continue;
+    const api = model.api ?? SUPPORTED_API;
+    const known = providers.get(model.provider);
+    if (!known || (known.api !== SUPPORTED_API && api === SUPPORTED_API))
+      providers.set(model.provider, { api, baseUrl: model.baseUrl });
+  }
   return providers;
 }
 

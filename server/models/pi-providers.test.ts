@@ -47,6 +47,8 @@ function piModelsJson(marker: string) {
         apiKey: '${OPENROUTER_API_KEY}',
         models: [{ id: 'anthropic/claude-sonnet-4' }],
       },
+      // A model added to a built-in provider of two APIs, naming neither API nor endpoint.
+      fireworks: { models: [{ id: 'accounts/team/models/ours' }] },
       vllm: {
         baseUrl: 'http://gpu-box:8000/v1',
         api: 'openai-completions',
