@@ -4,17 +4,18 @@ import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file
 import { AuthFile } from './auth-file.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
-import { ThinkingLevelSchema } from '../../shared/session-entries.js';
 import type { ModelInfo } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
 import { envKeyOf, keyVariablesOf, piBuiltInModels } from './pi-catalog.js';
+import { PiProvidersSchema, type UnsupportedModel } from './pi-providers.js';
 import {
-  PiProvidersSchema,
-  readPiProviders,
-  SUPPORTED_API,
-  type BuiltInProvider,
-  type UnsupportedModel,
-} from './pi-providers.js';
+  keyOf,
+  LEGACY_PROVIDER,
+  mergeArborEntry,
+  mergePiProviders,
+  ModelConfigError,
+  ModelEntrySchema,
+} from './catalog-merge.js';
 import {
   readPiSettings,
   scopedModels,
@@ -22,12 +23,11 @@ import {
   type PiSettings,
 } from './pi-settings.js';
 import type { ThinkingLevel } from '../../shared/session-entries.js';
-import { CodedError } from '../errors/coded-error.js';
 
 /*
- * The models a session can use: built-in OpenAI entries and the demo model, merged with the
+ * The models a session can use: the demo model and pi's built-in catalog, merged with the
  * user's `<dataDir>/models.json` in Arbor's form (`models`), pi's form (`providers`, so that
- * `--data ~/.pi/agent` reads pi's own file; see pi-providers.ts), or both. API keys are resolved
+ * `--data ~/.pi/agent` reads pi's own file; see pi-providers.ts), or both (catalog-merge.ts). API keys are resolved
  * here and stay here: `ModelInfo` and `publicInfo()` never carry one, only `apiKeyFor()` does, for
  * the stream function.
  */
@@ -38,34 +38,6 @@ export type { ModelInfo } from './model-info.js';
 export interface PublicModelInfo extends Omit<ModelInfo, 'apiKeyEnv' | 'headers'> {
   hasApiKey: boolean;
 }
-
-const CostSchema = z.strictObject({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().default(0),
-  cacheWrite: z.number().nonnegative().default(0),
-});
-
-const ModelEntrySchema = z.strictObject({
-  id: z.string().trim().min(1),
-  name: z.string().min(1).optional(),
-  provider: z.string().min(1).optional(),
-  baseUrl: z.url().optional(),
-  apiKey: z.string().min(1).optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-    .optional(),
-  contextWindow: z.number().int().positive().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  reasoning: z.boolean().optional(),
-  thinkingLevelMap: z.partialRecord(ThinkingLevelSchema, z.string().min(1).nullable()).optional(),
-  input: z
-    .array(z.enum(['text', 'image']))
-    .refine((input) => input.includes('text'), 'must include "text"')
-    .optional(),
-  cost: CostSchema.optional(),
-});
 
 export const ModelsConfigSchema = z.strictObject({
   /** pi's editor hint (`https://pi.dev/schemas/models.schema.json`); not used. */
@@ -78,9 +50,7 @@ export const ModelsConfigSchema = z.strictObject({
 });
 export type ModelsConfig = z.input<typeof ModelsConfigSchema>;
 
-export class ModelConfigError extends CodedError {
-  readonly code = 'model_config_invalid';
-}
+export { ModelConfigError };
 
 export { DEMO_PROVIDER };
 
@@ -106,12 +76,6 @@ export function builtInModels(demoBaseUrl: string, demoContextWindow: number): M
     ...piBuiltInModels(),
   ];
 }
-
-/**
- * The provider an entry of Arbor's older form means when it names none: OpenAI's, where it has a
- * model of that id (that form knew only OpenAI's models), else the one provider offering it.
- */
-const LEGACY_PROVIDER = 'openai';
 
 /**
  * Models offered before any key is set, so that a first run shows what a key would bring (and
@@ -148,90 +112,10 @@ function readConfigFile(file: string): ModelsConfig {
   }
 }
 
-/** The catalog's key of a model: its provider and id (a provider's id may hold a `/`). */
-function keyOf(provider: string, id: string): string {
-  return `${provider}\u0000${id}`;
-}
-
 /** What names a model in the catalog: a `ModelInfo`, or any object with its provider and id. */
 export interface ModelKey {
   provider: string;
   id: string;
-}
-
-/** What `load` gathers before the default model is chosen. All maps are keyed by `keyOf`. */
-interface CatalogParts {
-  models: Map<string, ModelInfo>;
-  /** Literal keys of Arbor's form. */
-  keys: Map<string, string>;
-  /** pi-form keys (literal with `$NAME`s), resolved per call. */
-  piKeys: Map<string, PiConfigValue>;
-  unsupported: UnsupportedModel[];
-  /** Models the file added or changed, in file order (the default is chosen among them). */
-  configured: string[];
-  /** Built-in models an entry pointed at another endpoint: their provider's variable stays home. */
-  noEnvKey: Set<string>;
-}
-
-/**
- * Each built-in provider's API and endpoint for a model pi's file adds to it without naming them:
- * as pi's `findModelDefaults`, those of its first Chat Completions model, else of its first model
- * (OpenRouter, Fireworks and others offer models of two APIs at two endpoints).
- */
-function builtInProviders(models: Iterable<ModelInfo>): Map<string, BuiltInProvider> {
-  const providers = new Map<string, BuiltInProvider>();
-  for (const model of models) {
-    if (model.demo) continue;
-    const api = model.api ?? SUPPORTED_API;
-    const known = providers.get(model.provider);
-    if (!known || (known.api !== SUPPORTED_API && api === SUPPORTED_API))
-      providers.set(model.provider, { api, baseUrl: model.baseUrl });
-  }
-  return providers;
-}
-
-/** Adds pi's `providers` to the catalog being built, as pi merges them with its built-ins. */
-function mergePiProviders(
-  parts: CatalogParts,
-  providers: Record<string, unknown>,
-  env: Record<string, string | undefined>,
-): void {
-  const read = readPiProviders(providers, env, builtInProviders(parts.models.values()));
-  parts.unsupported.push(...read.unsupported);
-  for (const change of read.changes) {
-    for (const model of parts.models.values()) {
-      if (model.provider !== change.provider) continue;
-      const override = change.overrides.get(model.id);
-      const next: ModelInfo = {
-        ...model,
-        ...override,
-        ...(change.baseUrl !== undefined ? { baseUrl: change.baseUrl } : {}),
-        ...(change.headers || override?.headers
-          ? { headers: { ...model.headers, ...change.headers, ...override?.headers } }
-          : {}),
-        // As pi: an override's object fields merge with the model's field by field.
-        ...(override?.cost ? { cost: { ...model.cost, ...override.cost } } : {}),
-        ...(override?.thinkingLevelMap
-          ? { thinkingLevelMap: { ...model.thinkingLevelMap, ...override.thinkingLevelMap } }
-          : {}),
-      };
-      const at = keyOf(model.provider, model.id);
-      parts.models.set(at, next);
-      if (change.key) parts.piKeys.set(at, change.key);
-      // Routing a provider through a proxy picks none of its models; an override names one (013).
-      if (override) parts.configured.push(at);
-    }
-  }
-  for (const { info, key } of read.models) {
-    const at = keyOf(info.provider, info.id);
-    // pi reaching Arbor's demo model by its own names: Arbor's built-in entry stays.
-    if (parts.models.get(at)?.demo) continue;
-    parts.models.set(at, info);
-    parts.keys.delete(at);
-    if (key) parts.piKeys.set(at, key);
-    else parts.piKeys.delete(at);
-    parts.configured.push(at);
-  }
 }
 
 export class ModelCatalog {
@@ -281,63 +165,14 @@ export class ModelCatalog {
         config.providers,
         env,
       );
-    config.models.forEach((entry, index) => {
-      // An entry names its provider, or refines OpenAI's model of that id, or the one model of it.
-      const legacy = models.get(keyOf(LEGACY_PROVIDER, entry.id));
-      const sameId = legacy ? [legacy] : [...models.values()].filter((m) => m.id === entry.id);
-      if (entry.provider === undefined && sameId.length > 1)
-        throw new ModelConfigError(
-          `${source}: models.${index} (${entry.id}): several providers offer this id (${sameId
-            .map((model) => model.provider)
-            .join(', ')}); add "provider"`,
-        );
-      const base =
-        entry.provider === undefined ? sameId[0] : models.get(keyOf(entry.provider, entry.id));
-      const { apiKey, ...fields } = entry;
-      const merged = { ...base, ...stripUndefined(fields) } as Partial<ModelInfo>;
-      // As pi: an override's thinking map adds to the built-in one.
-      if (base?.thinkingLevelMap && fields.thinkingLevelMap)
-        merged.thinkingLevelMap = { ...base.thinkingLevelMap, ...fields.thinkingLevelMap };
-      // A built-in entry pointed at another endpoint must not carry the built-in key there.
-      if (base && merged.baseUrl !== base.baseUrl && fields.apiKeyEnv === undefined) {
-        delete merged.apiKeyEnv;
-        piKeys.delete(keyOf(base.provider, base.id));
-      }
-      const missing = (['provider', 'baseUrl', 'contextWindow', 'maxOutputTokens'] as const).filter(
-        (key) => merged[key] === undefined,
-      );
-      if (missing.length > 0)
-        throw new ModelConfigError(
-          `${source}: models.${index} (${entry.id}): missing ${missing.join(', ')}`,
-        );
-      // At its own endpoint a built-in keeps pi's API for it; this form's other endpoints speak
-      // Chat Completions, as they always did, with none of the built-in's API-specific settings.
-      const home = base !== undefined && merged.baseUrl === base.baseUrl;
-      const model: ModelInfo = {
-        id: entry.id,
-        name: merged.name ?? entry.id,
-        provider: merged.provider!,
-        ...(home && base.api ? { api: base.api } : {}),
-        ...(home && base.headers ? { headers: base.headers } : {}),
-        ...(home && base.compat ? { compat: base.compat } : {}),
-        baseUrl: merged.baseUrl!,
-        contextWindow: merged.contextWindow!,
-        maxOutputTokens: merged.maxOutputTokens!,
-        reasoning: merged.reasoning ?? false,
-        ...(merged.thinkingLevelMap ? { thinkingLevelMap: merged.thinkingLevelMap } : {}),
-        // As pi: a model of models.json reads text only unless it says otherwise.
-        input: merged.input ?? ['text'],
-        cost: merged.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        ...(merged.apiKeyEnv ? { apiKeyEnv: merged.apiKeyEnv } : {}),
-        ...(merged.demo ? { demo: true } : {}),
-      };
-      const at = keyOf(model.provider, model.id);
-      models.set(at, model);
-      // A provider's key from the environment goes to its own endpoints only.
-      if (!home) noEnvKey.add(at);
-      if (apiKey) keys.set(at, apiKey);
-      configured.push(at);
-    });
+    config.models.forEach((entry, index) =>
+      mergeArborEntry(
+        { models, keys, piKeys, unsupported, configured, noEnvKey },
+        entry,
+        index,
+        source,
+      ),
+    );
     const demoKey = opts.demoApiKey ?? 'arbor-demo';
     const auth = opts.config ? undefined : new AuthFile(path.join(opts.dataDir, AUTH_FILE));
     const demo = keyOf(DEMO_PROVIDER, DEMO_MODEL_ID);
@@ -591,10 +426,6 @@ export class ModelCatalog {
       hasApiKey: this.apiKeyFor(model) !== undefined,
     }));
   }
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** USD cost of a call, from the catalog's per-million prices. */
