@@ -94,7 +94,7 @@ function user(text: string): UserMessage {
 function config(streamFn: StreamFn, overrides: Partial<AgentLoopConfig> = {}): AgentLoopConfig {
   return {
     getModel: () => model,
-    getApiKey: () => 'key',
+    getAuth: () => ({ apiKey: 'key' }),
     getThinkingLevel: () => 'off',
     systemSections: () => ({ preamble: 'system' }),
     tools: new Map([['echo', echoTool]]),

@@ -4,7 +4,7 @@ import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/pi-ai-stream.js';
 import type { AnyAgentTool } from '../tools/tool-types.js';
 import type { EmitFn } from './tool-execution.js';
-import type { ModelStreamOutcome, StreamFn } from '../models/model-stream.js';
+import type { ModelStreamOutcome, RequestAuth, StreamFn } from '../models/model-stream.js';
 import { toProviderMessages } from '../models/convert-to-llm.js';
 import { PartialMessage } from './partial-message.js';
 import { isRetryableError, retryDelayMs, sleep, type RetrySettings } from './retry-policy.js';
@@ -29,7 +29,8 @@ export type ContextTransform = (
 export interface AgentLoopConfig {
   /** Read before every model call, so a model change applies to the next call. */
   getModel(): ModelInfo;
-  getApiKey(model: ModelInfo): string | undefined;
+  /** How to authorise a request to `model` now (a subscription's token may be renewed first). */
+  getAuth(model: ModelInfo, signal: AbortSignal): RequestAuth | Promise<RequestAuth>;
   getThinkingLevel(): string;
   /**
    * The prompt the session should be sending, asked before every model request. When the
@@ -236,7 +237,7 @@ async function streamAssistant(
       messages = await transform(messages, { signal, model });
     const stream = config.streamFn({
       model,
-      apiKey: config.getApiKey(model),
+      auth: await config.getAuth(model, signal),
       // The prompt and tools travel in the context's system messages (the recorded replay).
       systemPrompt: '',
       messages: toProviderMessages(messages),

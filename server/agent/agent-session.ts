@@ -436,7 +436,7 @@ export class AgentSession {
     return loopConfig(this.deps, {
       store: this.store,
       model: () => this.model,
-      apiKeyFor: (model) => this.catalog.apiKeyFor(model),
+      authFor: (model, signal) => this.catalog.requestAuth(model, signal),
       thinkingLevel: () => this.thinkingLevel,
       compact: async (reason) => {
         const outcome = await this.runCompaction(reason, undefined, false);
@@ -487,8 +487,10 @@ export class AgentSession {
   }
 
   private compactionContext(signal: AbortSignal): CompactionContext {
-    const apiKey = this.catalog.apiKeyFor(this.model);
-    const complete = createCompleteFn(this.deps.streamFn, this.model, apiKey);
+    const { catalog } = this;
+    const complete = createCompleteFn(this.deps.streamFn, this.model, (model, signal) =>
+      catalog.requestAuth(model, signal),
+    );
     const { store, model, thinkingLevel } = this;
     const settings = this.deps.compactionSettings;
     return { store, model, complete, thinkingLevel, signal, settings };

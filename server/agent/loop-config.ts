@@ -2,6 +2,7 @@ import type { CompactionReason } from '../../shared/agent-events.js';
 import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
 import { runContextSteps } from '../compaction/context-transforms.js';
 import type { ModelInfo } from '../models/model-catalog.js';
+import type { RequestAuth } from '../models/model-stream.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { AgentLoopConfig } from './agent-loop.js';
 import type { AgentSessionDeps } from './agent-session-types.js';
@@ -18,7 +19,7 @@ import type { QueueKind } from './prompt-queues.js';
 export interface LoopSession {
   readonly store: SessionStore;
   model(): ModelInfo;
-  apiKeyFor(model: ModelInfo): string | undefined;
+  authFor(model: ModelInfo, signal: AbortSignal): Promise<RequestAuth>;
   thinkingLevel(): string;
   /** Compacts for `reason` and gives the compacted context, or undefined when it did not. */
   compact(reason: CompactionReason): Promise<AgentMessage[] | undefined>;
@@ -31,7 +32,7 @@ export interface LoopSession {
 export function loopConfig(deps: AgentSessionDeps, session: LoopSession): AgentLoopConfig {
   return {
     getModel: () => session.model(),
-    getApiKey: (model) => session.apiKeyFor(model),
+    getAuth: (model, signal) => session.authFor(model, signal),
     getThinkingLevel: () => session.thinkingLevel(),
     systemSections: deps.systemSections,
     tools: deps.tools,

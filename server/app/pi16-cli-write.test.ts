@@ -138,7 +138,7 @@ async function arborRequest(
   const sent = requests.length;
   const stream = piAiStream({
     model: to,
-    apiKey: catalog.apiKeyFor(model),
+    auth: await catalog.requestAuth(model),
     systemPrompt: '',
     tools: [],
     messages: toProviderMessages(messages),

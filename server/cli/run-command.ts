@@ -167,7 +167,7 @@ function chooseRequested(
 ): { model: ModelInfo; thinkingLevel?: ThinkingLevel } {
   const models = catalog.list();
   const usable = (provider: string) =>
-    models.some((m) => m.provider === provider && catalog.apiKeyFor(m) !== undefined);
+    models.some((m) => m.provider === provider && catalog.hasKey(m));
   const result = resolveModel(text, models, usable);
   if (result.status !== 'resolved') throw new Error(resolutionError(text, result));
   return result.thinkingLevel

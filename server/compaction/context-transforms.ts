@@ -2,7 +2,7 @@ import type { CompactionReason, CompactionResult } from '../../shared/agent-even
 import type { AgentMessage, AssistantMessage, UserMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import type { SessionStore } from '../store/session-store.js';
-import type { StreamFn } from '../models/model-stream.js';
+import type { RequestAuth, StreamFn } from '../models/model-stream.js';
 
 /*
  * The seam between the agent session and compaction. Compaction lives elsewhere
@@ -94,17 +94,18 @@ export async function runContextSteps(
 export function createCompleteFn(
   streamFn: StreamFn,
   model: ModelInfo,
-  apiKey: string | undefined,
+  authFor: (model: ModelInfo, signal: AbortSignal) => Promise<RequestAuth>,
 ): CompleteFn {
-  return async (request, signal) => {
+  return async (request, given) => {
+    const signal = given ?? new AbortController().signal;
     const stream = streamFn({
       model: { ...model, maxOutputTokens: Math.min(model.maxOutputTokens, request.maxTokens) },
-      apiKey,
+      auth: await authFor(model, signal),
       systemPrompt: request.systemPrompt,
       messages: request.messages,
       tools: [],
       thinkingLevel: request.reasoning ?? 'off',
-      signal: signal ?? new AbortController().signal,
+      signal,
     });
     for (;;) {
       const next = await stream.next();

@@ -8,8 +8,9 @@ import { changeUnderPiLock } from './pi-locked-file.js';
  * admin saved, by provider, read and written as pi 1.6 reads and writes them
  * (`core/auth-storage.js`), so Arbor and a running pi share one file without racing:
  *
- * - `{"<provider>": {"type": "api_key", "key": "…", "env"?: {…}}}`; pi's OAuth entries
- *   (`"type": "oauth"`) are kept as they are and not used yet.
+ * - `{"<provider>": {"type": "api_key", "key": "…", "env"?: {…}}}`, or a subscription pi signed
+ *   in to (`{"type": "oauth", "access", "refresh", "expires", …}`), used and refreshed through
+ *   oauth-subscriptions.ts; fields Arbor does not know are kept as they are.
  * - Changes happen under pi's own lock (proper-lockfile on the file itself, stale after 30 s), with
  *   the file read again inside it, and are written in place: the 0600 mode is set when the file is
  *   made, and an admin's own mode or ACL on an existing file stays.
@@ -32,6 +33,10 @@ const OAuthSchema = z.looseObject({
 });
 const AuthDataSchema = z.record(z.string(), z.union([ApiKeySchema, OAuthSchema]));
 type AuthData = z.infer<typeof AuthDataSchema>;
+/** A subscription's tokens as auth.json keeps them (pi-ai's `OAuthCredential`). */
+export type StoredOAuth = z.infer<typeof OAuthSchema>;
+/** One provider's credential as auth.json keeps it. */
+export type StoredCredential = AuthData[string];
 
 /** A provider id as pi writes them; anything else is refused before it reaches the file. */
 export const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -67,6 +72,37 @@ export class AuthFile {
       return { reason: `No API key: the key in auth.json is a command, which Arbor does not run` };
     const key = resolvePiConfigValue(value, { ...env, ...credential.env });
     return key ? { key } : { reason: 'No API key: the key in auth.json names an unset variable' };
+  }
+
+  /** The OAuth subscription saved for `provider`, if any (unreadable files count as none). */
+  oauthOf(provider: string): StoredOAuth | undefined {
+    try {
+      const data = this.read();
+      const credential = Object.hasOwn(data, provider) ? data[provider] : undefined;
+      return credential?.type === 'oauth' ? credential : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Replaces `provider`'s credential with what `next` makes of the current one, under pi's lock
+   * (`next` may wait: a token refresh runs inside it, as pi's does); undefined leaves it as it is.
+   * Resolves to the credential the file holds afterwards.
+   */
+  async modify(
+    provider: string,
+    next: (current: StoredCredential | undefined) => Promise<StoredCredential | undefined>,
+  ): Promise<StoredCredential | undefined> {
+    let after: StoredCredential | undefined;
+    await this.change(async (data) => {
+      after = Object.hasOwn(data, provider) ? data[provider] : undefined;
+      const made = await next(after);
+      if (made === undefined) return false;
+      data[provider] = after = made;
+      return true;
+    });
+    return after;
   }
 
   /** Saves `key` (a literal) as `provider`'s API key; pi reads it back the same. */
@@ -113,7 +149,7 @@ export class AuthFile {
   }
 
   /** Applies `edit` to the file under pi's lock; writes when it returns true. */
-  private async change(edit: (data: AuthData) => boolean): Promise<boolean> {
+  private async change(edit: (data: AuthData) => boolean | Promise<boolean>): Promise<boolean> {
     const written = await changeUnderPiLock(this.file, { mode: 0o600, parse: parseAuth, edit });
     if (written) this.cache = undefined;
     return written;

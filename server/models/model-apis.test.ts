@@ -58,7 +58,7 @@ async function run(
 ): Promise<{ events: ModelStreamEvent[]; outcome: ModelStreamOutcome }> {
   const stream = piAiStream({
     model: modelFor(api),
-    apiKey: 'lab-key',
+    auth: { apiKey: 'lab-key' },
     systemPrompt: 'You are a test.',
     messages,
     tools: TOOLS,

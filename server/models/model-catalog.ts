@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeIssues, JsonFileError, readJsonFile } from '../config/json-file.js';
 import { AuthFile } from './auth-file.js';
+import type { RequestAuth } from './model-stream.js';
+import { OAuthSubscriptions } from './oauth-subscriptions.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
 import type { ModelInfo } from './model-info.js';
@@ -119,6 +121,8 @@ export interface ModelKey {
 }
 
 export class ModelCatalog {
+  private subscriptions: OAuthSubscriptions | undefined;
+
   private constructor(
     private readonly models: Map<string, ModelInfo>,
     private readonly keys: Map<string, string>,
@@ -213,7 +217,7 @@ export class ModelCatalog {
       // Among the enabled models when pi's enabledModels names some, as pi starts on the first.
       const candidates = enabledKeys ? [...enabledKeys] : configured;
       defaultKey =
-        candidates.find((at) => catalog.apiKeyFor(models.get(at)!) !== undefined) ??
+        candidates.find((at) => catalog.hasKey(models.get(at)!)) ??
         (enabledKeys ? candidates[0] : undefined) ??
         demo;
     }
@@ -270,10 +274,9 @@ export class ModelCatalog {
         this.keys.has(keyOf(model.provider, model.id)) ||
         this.piKeys.has(keyOf(model.provider, model.id))
       )
-        return this.apiKeyFor(model) !== undefined;
+        return this.hasKey(model);
       let known = keyed.get(model.provider);
-      if (known === undefined)
-        keyed.set(model.provider, (known = this.apiKeyFor(model) !== undefined));
+      if (known === undefined) keyed.set(model.provider, (known = this.hasKey(model)));
       return known;
     };
     return this.list().filter((model) => {
@@ -399,11 +402,40 @@ export class ModelCatalog {
   }
 
   /**
+   * Whether requests to `named` have something to authorise them: a key, or a subscription pi
+   * signed in to (whose token may still need renewing: `requestAuth` says).
+   */
+  hasKey(named: ModelKey): boolean {
+    return this.apiKeyFor(named) !== undefined || this.subscribed(named);
+  }
+
+  /**
+   * How to authorise a request to `named` now. As pi, a subscription saved in auth.json owns its
+   * provider: its token is sent (renewed first when about to expire); otherwise `apiKeyFor`.
+   */
+  async requestAuth(named: ModelKey, signal?: AbortSignal): Promise<RequestAuth> {
+    if (this.subscribed(named))
+      return this.oauthSubscriptions()!.requestAuth(named.provider, signal);
+    const apiKey = this.apiKeyFor(named);
+    return apiKey !== undefined ? { apiKey } : {};
+  }
+
+  private subscribed(named: ModelKey): boolean {
+    const model = this.models.get(keyOf(named.provider, named.id));
+    return !!model && !model.demo && !!this.oauthSubscriptions()?.has(model.provider);
+  }
+
+  private oauthSubscriptions(): OAuthSubscriptions | undefined {
+    if (this.auth) this.subscriptions ??= new OAuthSubscriptions(this.auth);
+    return this.subscriptions;
+  }
+
+  /**
    * Why a model has no key to send, in words a person acts on, or undefined when it has one.
    * Names the environment variable to set (never a key), as the error of a send without one does.
    */
   missingKeyReason(named: ModelKey): string | undefined {
-    if (this.apiKeyFor(named) !== undefined) return undefined;
+    if (this.hasKey(named)) return undefined;
     const model = this.get(named.provider, named.id);
     if (!model) return undefined;
     const stored = this.auth?.keyFor(model.provider, this.env);
@@ -423,7 +455,7 @@ export class ModelCatalog {
   publicInfo(): PublicModelInfo[] {
     return this.list().map(({ apiKeyEnv: _env, headers: _headers, ...model }) => ({
       ...model,
-      hasApiKey: this.apiKeyFor(model) !== undefined,
+      hasApiKey: this.hasKey(model),
     }));
   }
 }

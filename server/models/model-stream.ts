@@ -5,7 +5,7 @@ import type {
   UserMessage,
 } from '../../shared/messages.js';
 import type { AssistantMessageEvent } from '../../shared/agent-events.js';
-import type { ModelInfo } from './model-catalog.js';
+import type { ModelInfo } from './model-info.js';
 
 /*
  * The model layer's contract, as pi-ai's: the messages a provider understands, one request, and
@@ -27,13 +27,26 @@ export interface ToolSpec {
 }
 
 /**
+ * How one request is authorised, as pi-ai's `ModelAuth`: a key (or a subscription's access
+ * token), and for some subscriptions the account's own endpoint or headers; `problem` says, in
+ * words a person acts on, why there is nothing to send.
+ */
+export interface RequestAuth {
+  apiKey?: string;
+  /** pi-ai's provider headers: a null value removes a default header. */
+  headers?: Record<string, string | null>;
+  baseUrl?: string;
+  problem?: string;
+}
+
+/**
  * One model call, as pi-ai's `Context`: `systemPrompt` and `tools` (when given) lead as a system
  * message before `messages`, whose own system messages then patch them (pi-ai's
  * `normalizeContext`). The agent sends only the session's recorded system messages.
  */
 export interface ModelRequest {
   model: ModelInfo;
-  apiKey: string | undefined;
+  auth: RequestAuth;
   systemPrompt: string;
   messages: ProviderMessage[];
   tools: ToolSpec[];

@@ -40,7 +40,7 @@ async function run(
 ): Promise<{ events: ModelStreamEvent[]; outcome: ModelStreamOutcome }> {
   const stream = piAiStream({
     model,
-    apiKey,
+    auth: { apiKey },
     systemPrompt: 'You are a test.',
     messages: [{ role: 'user', content: text, timestamp: 1 }],
     tools: [{ name: 'ls', description: 'list', parameters: { type: 'object', properties: {} } }],
@@ -115,7 +115,7 @@ describe('the model stream over pi-ai', () => {
   });
 
   it('fails as data, naming the model, when there is no key', async () => {
-    const { events, outcome } = await run('hi', { apiKey: undefined });
+    const { events, outcome } = await run('hi', { auth: {} });
     expect(events).toEqual([]);
     expect(outcome.message.stopReason).toBe('error');
     expect(outcome.message.errorMessage).toMatch(/^No API key for model arbor\/arbor-demo/);

@@ -88,8 +88,11 @@ function failed(model: ModelInfo, errorMessage: string): ModelStreamOutcome {
 export const piAiStream: StreamFn = async function* (
   request: ModelRequest,
 ): AsyncGenerator<ModelStreamEvent, ModelStreamOutcome, void> {
-  const { model, signal } = request;
-  if (!request.apiKey) {
+  const { signal, auth } = request;
+  // A subscription may name its account's own endpoint (GitHub Copilot), as pi-ai applies it.
+  const model = auth.baseUrl ? { ...request.model, baseUrl: auth.baseUrl } : request.model;
+  if (auth.problem) return failed(model, auth.problem);
+  if (!auth.apiKey && !auth.headers) {
     return failed(
       model,
       `No API key for model ${model.provider}/${model.id}: ${model.apiKeyEnv ? `set ${model.apiKeyEnv}, ` : ''}add "apiKey" to models.json or save a key for ${model.provider}`,
@@ -109,7 +112,8 @@ export const piAiStream: StreamFn = async function* (
     tools: request.tools as Context['tools'],
   };
   const options: SimpleStreamOptions = {
-    apiKey: request.apiKey,
+    ...(auth.apiKey ? { apiKey: auth.apiKey } : {}),
+    ...(auth.headers ? { headers: auth.headers } : {}),
     signal,
     fetch: fetchOnce,
     maxRetries: 0,

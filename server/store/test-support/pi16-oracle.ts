@@ -245,3 +245,44 @@ export async function craftWithPi16(cwd: string, sessionDir: string): Promise<st
     fs.rmSync(agentDir, { recursive: true, force: true });
   }
 }
+
+const AUTH_CHILD = path.join(import.meta.dirname, 'pi16-auth-child.mjs');
+
+/**
+ * pi 1.6 renewing `provider`'s subscription in `authPath` through its own AuthStorage: holds
+ * pi's lock for `holdMs` and saves `credential`. Resolves once pi holds the lock, with a promise
+ * of pi's finish.
+ */
+export async function renewWithPi16(
+  authPath: string,
+  provider: string,
+  holdMs: number,
+  credential: Record<string, unknown>,
+): Promise<{ done: Promise<void> }> {
+  const child = spawn(
+    PI16_NODE,
+    [AUTH_CHILD, PI16_INDEX, authPath, provider, String(holdMs), JSON.stringify(credential)],
+    {
+      env: { PATH: process.env.PATH ?? '', PI_OFFLINE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const done = new Promise<void>((resolve, reject) =>
+    child.on('close', (code) =>
+      code === 0 && out.includes('saved')
+        ? resolve()
+        : reject(new Error(`pi 1.6 did not save (${code}): ${err}`)),
+    ),
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('locked')) resolve();
+    });
+    done.catch(reject);
+  });
+  return { done };
+}
