@@ -51,7 +51,7 @@ const PERSISTED_ROLES = new Set(['system', 'user', 'assistant', 'toolResult', 'c
 
 export class AgentSession {
   readonly store: SessionStore;
-  private readonly catalog: ModelCatalog;
+  private catalog: ModelCatalog;
   private readonly deps: AgentSessionDeps;
   private readonly listeners = new EventListeners<AgentSessionEvent>();
   private readonly emit = (event: AgentSessionEvent): void => this.listeners.emit(event);
@@ -233,6 +233,19 @@ export class AgentSession {
       await this.syncer.flush();
       return result;
     });
+  }
+
+  /**
+   * The server's catalog changed (an admin chose the models in use, saved a key, or models.json
+   * was read again): models and keys come from the new one from now on, the next request of a run
+   * included, and the session's model is as the new catalog knows it. A model taken out of use
+   * keeps its name and says why (`modelProblem`); its prompts are refused until another is chosen.
+   */
+  useCatalog(catalog: ModelCatalog): void {
+    if (catalog === this.catalog) return;
+    this.catalog = catalog;
+    this.model = catalog.recorded(this.model.provider, this.model.id);
+    this.emitState();
   }
 
   setModel(ref: ModelRef): void {

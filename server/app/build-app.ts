@@ -159,6 +159,8 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   app.server.maxConnections = config.maxConnections;
 
   let catalog = options.catalog;
+  // pi's auth.json: one reader for the catalog's keys and subscriptions and the admin's key routes.
+  const auth = new AuthFile(path.join(config.dataDir, AUTH_FILE));
   // The key this server's sessions send its demo model: in team mode nobody else may call it
   // without signing in (demo-access.ts).
   const demoApiKey = randomBytes(24).toString('base64url');
@@ -167,6 +169,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
       dataDir: config.dataDir,
       demoBaseUrl,
       demoApiKey,
+      auth,
       ...(options.demoModel && options.demoModel.contextWindow !== undefined
         ? { demoContextWindow: options.demoModel.contextWindow }
         : {}),
@@ -179,6 +182,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     ? undefined
     : () => {
         catalog = loadCatalog(demoBaseUrl);
+        modelsChanged();
       };
   if (!catalog) {
     // Checks models.json at start; the demo URL is fixed once the real port is known.
@@ -234,6 +238,11 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     log: app.log,
   });
   const connections = new Set<ClientConnection>();
+  /** Open pages and live sessions see a change of the models or keys at once. */
+  const modelsChanged = () => {
+    hub.catalogChanged();
+    for (const connection of connections) connection.resendSnapshots();
+  };
   app.decorate('arbor', {
     config,
     hub,
@@ -293,8 +302,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const exporter = new SessionExporter({ ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   app.addHook('onClose', () => exporter.close());
   await app.register(async (scope) => exportRoutes(scope, { locator, exporter }));
-  const auth = new AuthFile(path.join(config.dataDir, AUTH_FILE));
-  await app.register(async (scope) => providerKeyRoutes(scope, { auth }));
+  await app.register(async (scope) => providerKeyRoutes(scope, { auth, onChange: modelsChanged }));
   await app.register(async (scope) =>
     modelRoutes(scope, { hub, dataDir: config.dataDir, catalog: currentCatalog, reloadCatalog }),
   );

@@ -139,4 +139,40 @@ describe('the model listing', () => {
     expect(JSON.parse(fs.readFileSync(settingsFile, 'utf8')).enabledModels).toBeUndefined();
     expect(await (await enabled('GET', 'max')).json()).toEqual({ patterns: null });
   });
+
+  it('a page open while the models in use change sees them at once; its session on a model taken out of use says so and waits', async () => {
+    const { server, cookies } = await tests.startTeam({ ada: 'admin', max: 'member' });
+    const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.max }));
+    const sessionId = await client.newSession(server.workspaceId);
+    await client.prompt(sessionId, 'hello');
+    const onDemo = (m: Snapshot) => m.state.provider === 'arbor';
+    expect(onDemo(await snapshotOf(client, sessionId))).toBe(true);
+
+    const put = (patterns: string[] | null) =>
+      requestAs(server, cookies.ada, 'PUT', '/api/models/enabled', { patterns });
+    expect((await put(['anthropic/claude-sonnet-4*'])).status).toBe(200);
+    const narrowed = (await client.seen(
+      (m) =>
+        m.type === 'snapshot' &&
+        m.sessionId === sessionId &&
+        m.models.every((model) => `${model.provider}/${model.id}`.includes('claude-sonnet-4')),
+    )) as Snapshot;
+    expect(narrowed.state.modelProblem).toMatch(/is not among the models in use on this server/);
+    // Never moved to another model on its own; a prompt is refused with the reason.
+    expect(onDemo(narrowed)).toBe(true);
+    const refused = await client.request({ type: 'prompt', sessionId, text: 'again' });
+    expect(refused).toMatchObject({ ok: false });
+    expect(JSON.stringify(refused)).toMatch(/not among the models in use/);
+
+    expect((await put(null)).status).toBe(200);
+    const widened = (await client.seen(
+      (m) =>
+        m.type === 'snapshot' &&
+        m.sessionId === sessionId &&
+        m.models.some((model) => model.provider === 'arbor'),
+      10_000,
+    )) as Snapshot;
+    expect(widened.state.modelProblem).toBeUndefined();
+    await client.prompt(sessionId, 'and again');
+  });
 });

@@ -269,6 +269,18 @@ export class ClientConnection implements Subscriber {
     );
   }
 
+  /**
+   * Sends a fresh snapshot of every session this client follows, for a change that reaches all
+   * of them (the models in use). A client that is behind gets them when it has caught up.
+   */
+  resendSnapshots(): void {
+    if (this.closed || this.behindSince !== undefined) return;
+    for (const live of this.resolved.values()) {
+      const snapshot = this.snapshotOf(live);
+      if (snapshot) this.send(snapshot);
+    }
+  }
+
   /** Tells the client a session is gone for it and unsubscribes. */
   sessionClosed(sessionId: string, reason: SessionClosedReason): void {
     if (!this.subscriptions.has(sessionId)) return;

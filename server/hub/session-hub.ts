@@ -66,6 +66,12 @@ export class SessionHub {
     return { models: found.models.map((model) => summaryOf(catalog, model)), total: found.total };
   }
 
+  /** Live sessions read models and keys from the server's catalog as it is now. */
+  catalogChanged(): void {
+    const catalog = this.opts.catalog();
+    for (const live of this.live.values()) live.agent.useCatalog(catalog);
+  }
+
   /** Whether a session may be moved to this model: one the catalog knows and has in use. */
   mayUseModel(provider: string, modelId: string): boolean {
     const catalog = this.opts.catalog();

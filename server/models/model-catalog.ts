@@ -101,6 +101,8 @@ export interface ModelCatalogOptions {
   demoApiKey?: string;
   /** Used instead of `<dataDir>/models.json` when given; auth.json is then not read either. */
   config?: ModelsConfig;
+  /** pi's auth.json as the server reads it (one reader for all); else `<dataDir>/auth.json`. */
+  auth?: AuthFile;
   /** Environment to read keys from; defaults to `process.env`. */
   env?: Record<string, string | undefined>;
 }
@@ -178,7 +180,9 @@ export class ModelCatalog {
       ),
     );
     const demoKey = opts.demoApiKey ?? 'arbor-demo';
-    const auth = opts.config ? undefined : new AuthFile(path.join(opts.dataDir, AUTH_FILE));
+    const auth = opts.config
+      ? undefined
+      : (opts.auth ?? new AuthFile(path.join(opts.dataDir, AUTH_FILE)));
     const demo = keyOf(DEMO_PROVIDER, DEMO_MODEL_ID);
     let settings: PiSettings = {};
     if (!opts.config) {
@@ -414,6 +418,10 @@ export class ModelCatalog {
    * provider: its token is sent (renewed first when about to expire); otherwise `apiKeyFor`.
    */
   async requestAuth(named: ModelKey, signal?: AbortSignal): Promise<RequestAuth> {
+    // Asked again at every request of a run, so a model taken out of use meanwhile stops there.
+    const known = this.get(named.provider, named.id);
+    if (known && !this.enabled(known))
+      return { problem: this.recorded(named.provider, named.id).unavailable };
     if (this.subscribed(named))
       return this.oauthSubscriptions()!.requestAuth(named.provider, signal);
     const apiKey = this.apiKeyFor(named);

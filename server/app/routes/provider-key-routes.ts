@@ -28,7 +28,10 @@ function provider(request: FastifyRequest): string {
  * `PUT /api/providers/:provider/key` with `{"key": "…"}` and `DELETE` of the same. The key is
  * never answered back, logged or sent to a page; the models' listing says only whether one is set.
  */
-export async function providerKeyRoutes(app: FastifyInstance, deps: { auth: AuthFile }) {
+export async function providerKeyRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthFile; /** Open pages see which models now have a key. */ onChange: () => void },
+) {
   app.put('/api/providers/:provider/key', async (request, reply) => {
     const id = provider(request);
     const body = Body.safeParse(request.body);
@@ -39,6 +42,7 @@ export async function providerKeyRoutes(app: FastifyInstance, deps: { auth: Auth
       );
     await deps.auth.setKey(id, body.data.key);
     request.log.info({ provider: id, by: request.user?.name }, 'API key saved');
+    deps.onChange();
     return reply.code(204).send();
   });
 
@@ -47,6 +51,7 @@ export async function providerKeyRoutes(app: FastifyInstance, deps: { auth: Auth
     if (!(await deps.auth.removeKey(id)))
       throw new ArborError('not_found', `No key is saved for provider "${id}".`);
     request.log.info({ provider: id, by: request.user?.name }, 'API key removed');
+    deps.onChange();
     return reply.code(204).send();
   });
 }
