@@ -165,23 +165,37 @@ describe.each(RECORDED_APIS)('the %s API through pi-ai', (api) => {
   });
 });
 
-// Chat Completions carries no signature for its reasoning; the other three replay it.
-describe.each(RECORDED_APIS.filter((api) => api !== 'openai-completions'))(
-  'thinking on the %s API',
-  (api) => {
-    it('replays thinking with its signature on the next request', async () => {
-      // Base64, as Google's signatures are (pi-ai drops one that is not).
-      server.script.push({
-        thinking: { text: 'Let me think.', signature: 'c2lnLTNmOWE=' },
-        text: 'Done thinking.',
-      });
-      const first = await run(api, [ask('think')]);
-      const thinking = first.outcome.message.content.find((block) => block.type === 'thinking');
-      expect(thinking).toMatchObject({ thinking: 'Let me think.' });
-      expect(JSON.stringify(thinking)).toContain('c2lnLTNmOWE=');
-      server.script.push({ text: 'Again.' });
-      await run(api, [ask('think'), first.outcome.message as AssistantMessage, ask('and again')]);
-      expect(JSON.stringify(server.requests[1]!.body)).toContain('c2lnLTNmOWE=');
+// Chat Completions and Mistral carry no signature for their reasoning; the other three replay it.
+describe.each(
+  RECORDED_APIS.filter((api) => api !== 'openai-completions' && api !== 'mistral-conversations'),
+)('thinking on the %s API', (api) => {
+  it('replays thinking with its signature on the next request', async () => {
+    // Base64, as Google's signatures are (pi-ai drops one that is not).
+    server.script.push({
+      thinking: { text: 'Let me think.', signature: 'c2lnLTNmOWE=' },
+      text: 'Done thinking.',
     });
-  },
-);
+    const first = await run(api, [ask('think')]);
+    const thinking = first.outcome.message.content.find((block) => block.type === 'thinking');
+    expect(thinking).toMatchObject({ thinking: 'Let me think.' });
+    expect(JSON.stringify(thinking)).toContain('c2lnLTNmOWE=');
+    server.script.push({ text: 'Again.' });
+    await run(api, [ask('think'), first.outcome.message as AssistantMessage, ask('and again')]);
+    expect(JSON.stringify(server.requests[1]!.body)).toContain('c2lnLTNmOWE=');
+  });
+});
+
+describe('thinking on the mistral-conversations API', () => {
+  it('reads thinking from its content chunks and replays it as Mistral wants it', async () => {
+    const api = 'mistral-conversations';
+    server.script.push({ thinking: { text: 'Let me think.', signature: '' }, text: 'Done.' });
+    const first = await run(api, [ask('think')]);
+    const thinking = first.outcome.message.content.find((block) => block.type === 'thinking');
+    expect(thinking).toMatchObject({ thinking: 'Let me think.' });
+    server.script.push({ text: 'Again.' });
+    await run(api, [ask('think'), first.outcome.message as AssistantMessage, ask('and again')]);
+    const replayed = JSON.stringify(server.requests[1]!.body);
+    expect(replayed).toContain('"type":"thinking"');
+    expect(replayed).toContain('Let me think.');
+  });
+});

@@ -58,6 +58,7 @@ export const OFFERED_APIS: ReadonlySet<string> = new Set([
   'openai-responses',
   'anthropic-messages',
   'google-generative-ai',
+  'mistral-conversations',
 ]);
 /** A built-in provider's API and endpoint: what a model pi's file adds to it is called through. */
 export interface BuiltInProvider {

@@ -2,22 +2,28 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /*
- * A model server for tests, on loopback, that answers four model APIs in their real streaming
+ * A model server for tests, on loopback, that answers five model APIs in their real streaming
  * wire formats and records every request: OpenAI Chat Completions (`/v1/chat/completions`),
  * OpenAI Responses (`/v1/responses`), Anthropic Messages (`/v1/messages`, with `thinking` and
  * `signature_delta`, `tool_use` and `input_json_delta`) and Google Generative AI
  * (`/v1beta/models/<id>:streamGenerateContent?alt=sse`, with `thought` parts and
- * `thoughtSignature`). What it answers is the test's script, one reply per request.
+ * `thoughtSignature`), and Mistral's chat stream (`/mistral/v1/chat/completions`: Chat Completions'
+ * chunks with Mistral's `thinking` content chunks). What it answers is the test's script, one reply per request.
  */
 
 export type RecordedApi =
-  'openai-completions' | 'openai-responses' | 'anthropic-messages' | 'google-generative-ai';
+  | 'openai-completions'
+  | 'openai-responses'
+  | 'anthropic-messages'
+  | 'google-generative-ai'
+  | 'mistral-conversations';
 
 export const RECORDED_APIS: readonly RecordedApi[] = [
   'openai-completions',
   'openai-responses',
   'anthropic-messages',
   'google-generative-ai',
+  'mistral-conversations',
 ];
 
 export interface ScriptedToolCall {
@@ -56,6 +62,8 @@ export interface RecordingModel {
 
 function apiOf(url: URL): RecordedApi | undefined {
   if (url.pathname === '/v1/chat/completions') return 'openai-completions';
+  // Mistral's chat stream is Chat Completions' with its own content chunks; its own base path here.
+  if (url.pathname === '/mistral/v1/chat/completions') return 'mistral-conversations';
   if (url.pathname === '/v1/responses') return 'openai-responses';
   if (url.pathname === '/v1/messages') return 'anthropic-messages';
   if (/^\/v1beta\/models\/[^/]+:streamGenerateContent$/.test(url.pathname))
@@ -72,7 +80,8 @@ interface Answer {
   usage?: { input: number; output: number };
 }
 
-function chatCompletions(send: Send, answer: Answer, model: string): void {
+/** Chat Completions' chunks; Mistral's thinking comes as a content chunk of its own. */
+function chatCompletions(send: Send, answer: Answer, model: string, mistral = false): void {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     send(undefined, {
       id: 'chatcmpl-1',
@@ -82,7 +91,16 @@ function chatCompletions(send: Send, answer: Answer, model: string): void {
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
   chunk({ role: 'assistant' });
-  if (answer.thinking) chunk({ reasoning_content: answer.thinking.text });
+  if (answer.thinking)
+    chunk(
+      mistral
+        ? {
+            content: [
+              { type: 'thinking', thinking: [{ type: 'text', text: answer.thinking.text }] },
+            ],
+          }
+        : { reasoning_content: answer.thinking.text },
+    );
   if (answer.text) for (const word of answer.text.split(/(?<= )/)) chunk({ content: word });
   answer.toolCalls?.forEach((call, index) => {
     chunk({
@@ -362,6 +380,7 @@ export async function startRecordingModel(): Promise<RecordingModel> {
         return;
       }
       if (api === 'openai-completions') chatCompletions(send, reply, model);
+      else if (api === 'mistral-conversations') chatCompletions(send, reply, model, true);
       else if (api === 'openai-responses') responses(send, reply);
       else if (api === 'anthropic-messages') anthropic(send, reply, model);
       else google(send, reply);
@@ -377,7 +396,9 @@ export async function startRecordingModel(): Promise<RecordingModel> {
         ? origin
         : api === 'google-generative-ai'
           ? `${origin}/v1beta`
-          : `${origin}/v1`,
+          : api === 'mistral-conversations'
+            ? `${origin}/mistral`
+            : `${origin}/v1`,
     requests,
     script,
     close: () =>
