@@ -11,7 +11,9 @@ test('a tool call shows its arguments and its result, and the answer quotes the 
   const calling = chatMessages(page, 'assistant').first();
   await expect(calling).toContainText('Calling 1 tool.');
   const call = calling.locator('details.tool-call');
-  await expect(call).toContainText('ls');
+  // One line: the tool, its main argument, its status and how long it ran.
+  await expect(call.locator('summary')).toHaveText(/^ls\s*\.\s*done\s*\d+ ms$/);
+  await expect(call).toHaveAttribute('data-status', 'done');
   await call.locator('summary').click();
   await expect(call.locator('.tool-args')).toContainText('"path": "."');
 

@@ -67,6 +67,8 @@ export type AgentEvent =
       toolName: string;
       result: ToolResultPayload;
       isError: boolean;
+      /** How long the tool ran (pi 1.6); absent for a call refused before it ran. */
+      durationMs?: number;
     }
   | {
       type: 'auto_retry_start';

@@ -100,6 +100,8 @@ export const ToolResultMessageSchema = z.looseObject({
   usage: UsageSchema.optional(),
   /** pi writes it; absent reads as false. */
   isError: z.boolean().optional(),
+  /** pi 1.6: how long the tool ran, in milliseconds (absent for a call refused before it ran). */
+  durationMs: z.number().optional(),
   timestamp: z.number(),
 });
 

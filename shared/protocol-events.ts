@@ -90,7 +90,11 @@ export const AgentSessionEventSchema = z.discriminatedUnion('type', [
   }),
   toolEvent('tool_execution_start', { args: z.unknown() }),
   toolEvent('tool_execution_update', { args: z.unknown(), partialResult: ToolResultPayloadSchema }),
-  toolEvent('tool_execution_end', { result: ToolResultPayloadSchema, isError: z.boolean() }),
+  toolEvent('tool_execution_end', {
+    result: ToolResultPayloadSchema,
+    isError: z.boolean(),
+    durationMs: z.number().min(0).optional(),
+  }),
   event('auto_retry_start', {
     attempt: z.number(),
     maxAttempts: z.number(),

@@ -142,6 +142,25 @@ describe('agent loop', () => {
         .filter((m) => m.role === 'toolResult')
         .map((m) => m.role === 'toolResult' && m.toolCallId),
     ).toEqual(['slow', 'fast']);
+    // How long each ran, as pi 1.6 records it: on the result and on its end event alike.
+    const results = context.filter((m) => m.role === 'toolResult');
+    const slow = results[0]!.role === 'toolResult' ? results[0]!.durationMs : undefined;
+    const fast = results[1]!.role === 'toolResult' ? results[1]!.durationMs : undefined;
+    expect(slow).toBeGreaterThanOrEqual(55);
+    expect(fast).toBeLessThan(slow!);
+    expect(
+      events.find((e) => e.type === 'tool_execution_end' && e.toolCallId === 'slow'),
+    ).toMatchObject({ durationMs: slow });
+  });
+
+  it('records no duration for a call refused before it ran', async () => {
+    const { context } = await run(
+      [user('go')],
+      config(scripted([{ calls: [{ id: 'x', name: 'nope', args: {} }] }, { text: 'ok' }])),
+    );
+    const result = context.find((m) => m.role === 'toolResult');
+    expect(result).toMatchObject({ isError: true });
+    expect(result).not.toHaveProperty('durationMs');
   });
 
   it('injects steering after the whole tool batch, before the next model call', async () => {

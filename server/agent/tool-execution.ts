@@ -16,6 +16,8 @@ interface Finalized {
   call: ToolCall;
   result: ToolResultValue;
   isError: boolean;
+  /** How long the tool ran, as pi 1.6 records it (absent for a call refused before it ran). */
+  durationMs?: number;
 }
 
 function errorResult(text: string): ToolResultValue {
@@ -67,6 +69,8 @@ export async function executeToolCalls(
     const prepared = tool!;
     runs.push(async () => {
       let finalized: Finalized;
+      const startedAt = performance.now();
+      const elapsed = () => Math.round(performance.now() - startedAt);
       try {
         if (signal.aborted) throw new Error('Tool execution was aborted');
         const result = await prepared.execute(args, {
@@ -80,9 +84,10 @@ export async function executeToolCalls(
               partialResult: payload(partial),
             }),
         });
-        finalized = { call, result, isError: false };
+        finalized = { call, result, isError: false, durationMs: elapsed() };
       } catch (error) {
-        finalized = { call, result: errorResult(messageOf(error)), isError: true };
+        const failed = errorResult(messageOf(error));
+        finalized = { call, result: failed, isError: true, durationMs: elapsed() };
       }
       emitEnd(finalized, emit);
       return finalized;
@@ -99,6 +104,7 @@ export async function executeToolCalls(
       content: done.result.content,
       ...(done.result.details === undefined ? {} : { details: done.result.details }),
       isError: done.isError,
+      ...(done.durationMs === undefined ? {} : { durationMs: done.durationMs }),
       timestamp: Date.now(),
     };
     emit({ type: 'message_start', message });
@@ -114,5 +120,6 @@ function emitEnd(done: Finalized, emit: EmitFn): void {
     toolName: done.call.name,
     result: payload(done.result),
     isError: done.isError,
+    ...(done.durationMs === undefined ? {} : { durationMs: done.durationMs }),
   });
 }

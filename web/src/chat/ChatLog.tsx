@@ -2,6 +2,7 @@ import { Fragment, memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { REVEAL_STEP, shownFor } from '../state/chat-window';
 import { chatItems } from '../state/chat-items';
 import { isContextEditable } from '../state/context-edits';
+import type { ToolResultMessage } from '../../../shared/messages';
 import type { SessionView, ToolRun } from '../state/session-reducer';
 import { usePage, usePageStore } from '../state/use-page-store';
 import type { ContextEditActions } from './ContextEditControls';
@@ -54,6 +55,13 @@ export const ChatLog = memo(function ChatLog({ view, contextActions, onExample }
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [byId, leafId, bodies, unsaved, streaming, contextEdits, compactions],
   );
+  // Each tool call's line shows its result's status and duration.
+  const toolResults = useMemo(() => {
+    const results = new Map<string, ToolResultMessage>();
+    for (const { message } of items)
+      if (message?.role === 'toolResult') results.set(message.toolCallId, message);
+    return results;
+  }, [items]);
   const limit = usePage((state) => shownFor(state.chatWindow, view.sessionId));
   const { dispatch } = usePageStore();
   const hidden = Math.max(0, items.length - limit);
@@ -115,6 +123,7 @@ export const ChatLog = memo(function ChatLog({ view, contextActions, onExample }
             streaming={item.streaming}
             unavailable={item.unavailable === true}
             runs={runsFor(view, item.message)}
+            results={item.message?.role === 'assistant' ? toolResults : undefined}
             contextEdit={item.contextEdit}
             contextActions={
               item.entryId && !item.streaming && isContextEditable(item.role)

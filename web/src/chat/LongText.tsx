@@ -94,3 +94,12 @@ export function LongText({ text, preClass, children }: LongTextProps) {
     </div>
   );
 }
+
+/** Preformatted text (a tool's arguments or output), folded when long. */
+export function FoldedPre({ text, className }: { text: string; className: string }) {
+  return (
+    <LongText text={text} preClass={className}>
+      <pre className={className}>{text}</pre>
+    </LongText>
+  );
+}

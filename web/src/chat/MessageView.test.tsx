@@ -173,4 +173,75 @@ describe('MessageView', () => {
     expect(html).not.toContain('/srv/team');
     expect(html).not.toContain('&lt;skill');
   });
+
+  it('shows each tool call as one line: icon, name, main argument, status and duration', () => {
+    const html = renderToStaticMarkup(
+      <MessageView
+        entryId="a1"
+        role="assistant"
+        message={{
+          role: 'assistant',
+          content: [
+            { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'src/app.ts' } },
+            { type: 'toolCall', id: 'c2', name: 'bash', arguments: { command: 'npm   test' } },
+            { type: 'toolCall', id: 'c3', name: 'mcp_thing', arguments: { q: 1 } },
+          ],
+          api: 'openai-completions',
+          provider: 'arbor',
+          model: 'arbor-demo',
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 },
+          stopReason: 'toolUse',
+          timestamp: 0,
+        }}
+        results={
+          new Map([
+            [
+              'c1',
+              {
+                role: 'toolResult',
+                toolCallId: 'c1',
+                toolName: 'read',
+                content: [{ type: 'text', text: 'export {}' }],
+                isError: false,
+                durationMs: 37,
+                timestamp: 1,
+              },
+            ],
+            [
+              'c2',
+              {
+                role: 'toolResult',
+                toolCallId: 'c2',
+                toolName: 'bash',
+                content: [{ type: 'text', text: 'exit 1' }],
+                isError: true,
+                durationMs: 12_345,
+                timestamp: 2,
+              },
+            ],
+          ])
+        }
+        streaming={false}
+      />,
+    );
+    const lines = [
+      ...html.matchAll(
+        /<details class="tool-call"[^>]*data-status="(\w+)"><summary>(.*?)<\/summary>/g,
+      ),
+    ];
+    expect(lines.map((line) => line[1])).toEqual(['done', 'failed', 'unanswered']);
+    const text = lines.map((line) =>
+      line[2]!
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+    expect(text).toEqual([
+      'read src/app.ts done 37 ms',
+      'bash npm test failed 12 s',
+      'mcp_thing {&quot;q&quot;:1} not run',
+    ]);
+    expect(html).toContain('class="lucide lucide-file-text tool-icon"');
+    expect(html).toContain('export {}');
+  });
 });

@@ -6,6 +6,7 @@ import type {
   ImageContent,
   SystemMessage,
   TextContent,
+  ToolResultMessage,
   UserContent,
 } from '../../../shared/messages';
 import type { ContextEditShown } from '../state/context-edits';
@@ -19,7 +20,8 @@ import { skillInvocation } from '../../../shared/skill-invocation';
 import { CopyButton } from '../ui/CopyButton';
 import { LazyMarkdown as Markdown } from './LazyMarkdown';
 import { MessageActionsContext } from './message-actions';
-import { LongText, PlainText } from './LongText';
+import { FoldedPre, LongText, PlainText } from './LongText';
+import { ToolCallLine } from './ToolCallLine';
 import {
   RESOURCE_SECTIONS,
   ResourceSection,
@@ -38,6 +40,8 @@ export interface MessageViewProps {
   unavailable?: boolean;
   /** Live runs of this message's tool calls (only while they run). */
   runs?: ToolRun[] | undefined;
+  /** The path's results of this message's tool calls, by call id (their status and duration). */
+  results?: ReadonlyMap<string, ToolResultMessage> | undefined;
   /** How the model sees this message when a context edit changed it. */
   contextEdit?: ContextEditShown | undefined;
   /** Present when this user may edit this message's part of the context (decision 064). */
@@ -88,14 +92,6 @@ function FoldedMarkdown({ text }: { text: string }) {
 }
 
 /** A `<pre>` of tool input or output, folded when long. */
-function FoldedPre({ text, className }: { text: string; className: string }) {
-  return (
-    <LongText text={text} preClass={className}>
-      <pre className={className}>{text}</pre>
-    </LongText>
-  );
-}
-
 /** A prompt's text: a skill invocation by the skill's name, anything else as it is. */
 function PromptText({ text }: { text: string }) {
   const skill = skillInvocation(text);
@@ -127,31 +123,14 @@ function UserContentView({ content }: { content: UserContent }) {
   );
 }
 
-function stringify(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? '';
-  } catch {
-    return String(value);
-  }
-}
-
-function shortArgs(value: unknown): string {
-  const text = JSON.stringify(value) ?? '';
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-function resultText(run: ToolRun): string {
-  return (run.result?.content ?? [])
-    .map((block) => (block.type === 'text' ? block.text : '[image]'))
-    .join('\n');
-}
-
 function AssistantView({
   message,
   runs,
+  results,
 }: {
   message: AssistantMessage;
   runs?: ToolRun[] | undefined;
+  results?: ReadonlyMap<string, ToolResultMessage> | undefined;
 }) {
   return (
     <>
@@ -166,21 +145,15 @@ function AssistantView({
             );
           case 'text':
             return <FoldedMarkdown key={i} text={block.text} />;
-          case 'toolCall': {
-            const run = runs?.find((r) => r.toolCallId === block.id);
-            const partial = typeof block.partialArgs === 'string' ? block.partialArgs : undefined;
+          case 'toolCall':
             return (
-              <details key={i} className="tool-call" data-tool-call-id={block.id}>
-                <summary>
-                  Tool call <code>{block.name}</code>{' '}
-                  <span className="tool-args-short">{partial ?? shortArgs(block.arguments)}</span>
-                  {run?.running ? <span className="badge">running…</span> : null}
-                </summary>
-                <FoldedPre className="tool-args" text={partial ?? stringify(block.arguments)} />
-                {run?.result ? <FoldedPre className="tool-output" text={resultText(run)} /> : null}
-              </details>
+              <ToolCallLine
+                key={i}
+                call={block}
+                run={runs?.find((r) => r.toolCallId === block.id)}
+                result={results?.get(block.id)}
+              />
             );
-          }
           default:
             return null;
         }
@@ -210,7 +183,15 @@ const ROLE_TITLE: Record<string, string> = {
   system: 'System prompt',
 };
 
-function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | undefined }) {
+function Body({
+  message,
+  runs,
+  results,
+}: {
+  message: AgentMessage;
+  runs?: ToolRun[] | undefined;
+  results?: ReadonlyMap<string, ToolResultMessage> | undefined;
+}) {
   switch (message.role) {
     case 'user':
       return <UserContentView content={message.content} />;
@@ -223,7 +204,7 @@ function Body({ message, runs }: { message: AgentMessage; runs?: ToolRun[] | und
         </>
       );
     case 'assistant':
-      return <AssistantView message={message} runs={runs} />;
+      return <AssistantView message={message} runs={runs} results={results} />;
     case 'toolResult': {
       const text = message.content
         .filter((b): b is TextContent => b.type === 'text')
@@ -425,7 +406,7 @@ export const MessageView = memo(function MessageView(props: MessageViewProps) {
       </header>
       {contextEdit ? <ContextEditNote edit={contextEdit} /> : null}
       {message ? (
-        <Body message={message} runs={runs} />
+        <Body message={message} runs={runs} results={props.results} />
       ) : unavailable ? (
         <div className="unavailable">This message could not be read from the session file.</div>
       ) : (

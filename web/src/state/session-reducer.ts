@@ -29,6 +29,7 @@ export interface ToolRun {
   running: boolean;
   result?: ToolResultPayload;
   isError?: boolean;
+  durationMs?: number;
 }
 
 export interface Notice {
@@ -263,6 +264,7 @@ function applyEvent(view: SessionView, event: AgentSessionEvent): SessionView {
           running: false,
           result: event.result,
           isError: event.isError,
+          ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
         });
       }
       return { ...view, toolRuns };
