@@ -2,6 +2,8 @@ import type { Me } from '../../../shared/rest-shapes';
 import { logout } from '../api/rest';
 import type { SocketStatus } from '../socket/arbor-socket';
 import { THEME_CHOICES, useThemeChoice, type ThemeChoice } from '../theme/theme';
+import { Search } from 'lucide-react';
+import { PALETTE_SHORTCUT } from './CommandPalette';
 import { ConnectionBanner } from './ConnectionBanner';
 
 export type Panel = 'sessions' | 'chat' | 'tree';
@@ -13,12 +15,15 @@ export function TopBar({
   status,
   me,
   onLoggedOut,
+  onPalette,
 }: {
   panel: Panel;
   onPanel(panel: Panel): void;
   status: SocketStatus;
   me: Me;
   onLoggedOut(): void;
+  /** Opens the command palette. */
+  onPalette(): void;
 }) {
   return (
     <header className="topbar">
@@ -36,6 +41,17 @@ export function TopBar({
         ))}
       </nav>
       <ConnectionBanner status={status} />
+      <button
+        type="button"
+        className="palette-button"
+        onClick={onPalette}
+        aria-keyshortcuts="Control+K Meta+K"
+        title={`Search sessions, models, messages and actions (${PALETTE_SHORTCUT})`}
+      >
+        <Search aria-hidden size={15} />
+        <span>Commands</span>
+        <kbd>{PALETTE_SHORTCUT}</kbd>
+      </button>
       <ThemePicker />
       <span className="user">
         {me.user.name} ({me.user.role})

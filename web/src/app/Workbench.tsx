@@ -35,6 +35,7 @@ import { useSocketConnection } from './use-socket-connection';
 import { useTreeNavigation } from './use-tree-navigation';
 import { useMessageActions } from './use-message-actions';
 import { MessageActionsContext } from '../chat/message-actions';
+import { CommandPalette, usePaletteShortcut } from './CommandPalette';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -144,6 +145,9 @@ function WorkbenchPage({
     });
 
   const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const togglePalette = useCallback(() => setPaletteOpen((open) => !open), []);
+  usePaletteShortcut(togglePalette);
   const messageActions = useMessageActions({
     userName: me.user.name,
     canAct: canWrite && !readOnly,
@@ -154,7 +158,29 @@ function WorkbenchPage({
 
   return (
     <div className="workbench" data-panel={panel}>
-      <TopBar panel={panel} onPanel={setPanel} status={status} me={me} onLoggedOut={onLoggedOut} />
+      <TopBar
+        panel={panel}
+        onPanel={setPanel}
+        status={status}
+        me={me}
+        onLoggedOut={onLoggedOut}
+        onPalette={togglePalette}
+      />
+      <CommandPalette
+        isOpen={paletteOpen}
+        onOpenChange={setPaletteOpen}
+        handlers={{
+          canCreate: canCreate && !readOnly,
+          canWrite: canWrite && !readOnly,
+          onNewSession: newSession,
+          onOpenSession: sessionList.reopen,
+          onModel: setModel,
+          onJump: (sessionId, entryId) => {
+            reading.back();
+            opened.revealEntry(sessionId, entryId);
+          },
+        }}
+      />
       <NoticeList notices={notices} />
       <aside className="panel panel-sessions">
         <SessionsSidebar

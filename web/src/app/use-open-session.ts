@@ -101,7 +101,7 @@ export function useOpenSession({
     [store, dispatch, onListClosed],
   );
 
-  return { open, createSession, sessionList, onClosed };
+  return { open, createSession, revealEntry, sessionList, onClosed };
 }
 
 /** Keeps the session lists fresh when a run ends (first prompts, counts and times change). */

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 
 /*
  * Light, dark, or the system's: the user's choice is remembered in this browser (localStorage)
@@ -26,22 +26,33 @@ export function applyTheme(choice: ThemeChoice): void {
   else document.documentElement.dataset.theme = choice;
 }
 
-/** The user's choice, and a setter that remembers and applies it. */
+const choiceListeners = new Set<() => void>();
+
+/** Remembers `choice` in this browser, puts it in effect, and tells every control showing it. */
+export function setThemeChoice(choice: ThemeChoice): void {
+  try {
+    if (choice === 'system') localStorage.removeItem(KEY);
+    else localStorage.setItem(KEY, choice);
+  } catch {
+    // Not remembered; still applied for this page.
+  }
+  applyTheme(choice);
+  for (const listener of choiceListeners) listener();
+}
+
+function choiceNow(): ThemeChoice {
+  const chosen = document.documentElement.dataset.theme;
+  return chosen === 'light' || chosen === 'dark' ? chosen : 'system';
+}
+
+function subscribeChoice(onChange: () => void): () => void {
+  choiceListeners.add(onChange);
+  return () => choiceListeners.delete(onChange);
+}
+
+/** The user's choice (one for the page: the theme select and the command palette share it). */
 export function useThemeChoice(): [ThemeChoice, (choice: ThemeChoice) => void] {
-  const [choice, setChoice] = useState<ThemeChoice>(storedTheme);
-  useEffect(() => applyTheme(choice), [choice]);
-  return [
-    choice,
-    (next) => {
-      try {
-        if (next === 'system') localStorage.removeItem(KEY);
-        else localStorage.setItem(KEY, next);
-      } catch {
-        // Not remembered; still applied for this page.
-      }
-      setChoice(next);
-    },
-  ];
+  return [useSyncExternalStore(subscribeChoice, choiceNow, () => 'system'), setThemeChoice];
 }
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
