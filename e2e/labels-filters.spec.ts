@@ -1,5 +1,12 @@
 import { test, expect } from './support/fixtures.js';
-import { leafNode, openArbor, sendPrompt, treeNode, treeNodes } from './support/page-helpers.js';
+import {
+  leafNode,
+  nodeMenu,
+  openArbor,
+  sendPrompt,
+  treeNode,
+  treeNodes,
+} from './support/page-helpers.js';
 
 test('labels are set and cleared from the graph, and filters narrow it', async ({
   page,
@@ -12,8 +19,7 @@ test('labels are set and cleared from the graph, and filters narrow it', async (
 
   await page.getByRole('button', { name: 'Fit all' }).click();
   const target = treeNode(page, 'user', 'first');
-  await target.hover();
-  await page.getByRole('button', { name: 'Label user node' }).first().click();
+  await (await nodeMenu(target)).getByRole('menuitem', { name: 'Label…' }).click();
   await page.getByRole('textbox', { name: 'Label text' }).fill('start here');
   await page.getByRole('button', { name: 'Save label' }).click();
   await expect(page.locator('.node-label')).toHaveText(['start here']);
@@ -48,8 +54,11 @@ test('labels are set and cleared from the graph, and filters narrow it', async (
   await fitAll();
   await expect(treeNodes(page, 'toolResult')).toHaveCount(1);
 
-  await treeNode(page, 'user', 'first').hover();
-  await page.getByRole('button', { name: 'Edit label of user node' }).click();
+  await (
+    await nodeMenu(treeNode(page, 'user', 'first'))
+  )
+    .getByRole('menuitem', { name: 'Label…' })
+    .click();
   await page.getByRole('button', { name: 'Clear label' }).click();
   await expect(page.locator('.node-label')).toHaveCount(0);
 });
@@ -66,8 +75,9 @@ test('Tab and Shift+Tab stay inside a dialog', async ({ page, arbor }) => {
   await openArbor(page, arbor.url);
   await sendPrompt(page, 'first');
   await page.getByRole('button', { name: 'Fit all' }).click();
-  await treeNode(page, 'user', 'first').hover();
-  await page.getByRole('button', { name: 'Label user node' }).first().click();
+  // L on a focused node opens it too.
+  await treeNode(page, 'user', 'first').focus();
+  await page.keyboard.press('l');
   const dialog = page.getByRole('dialog', { name: 'Label' });
   const text = dialog.getByRole('textbox', { name: 'Label text' });
   await expect(text).toBeFocused();

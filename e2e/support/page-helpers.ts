@@ -132,13 +132,23 @@ export async function showWholeTree(page: Page): Promise<void> {
   await waitGraphSettled(page);
 }
 
-/** Reads the branch of an assistant node with the button its hover shows. */
-export async function readThisBranch(node: Locator): Promise<void> {
+/** Opens a node's menu with the "⋯" button its hover shows. */
+export async function nodeMenu(node: Locator): Promise<Locator> {
   await node.hover();
+  const role = await node.getAttribute('data-role');
   await node
     .locator('xpath=..')
-    .getByRole('button', { name: 'Read this branch (assistant node)' })
+    .getByRole('button', { name: `Actions for ${role} node` })
     .click();
+  const menu = node.page().getByRole('menu', { name: `Actions for ${role} node` });
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
+/** Reads the branch of a node from its menu. */
+export async function readThisBranch(node: Locator): Promise<void> {
+  const menu = await nodeMenu(node);
+  await menu.getByRole('menuitem', { name: 'Read this branch' }).click();
 }
 
 /** Models the e2e server offers, as `pickModel` finds them. */

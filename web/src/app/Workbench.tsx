@@ -36,6 +36,7 @@ import { useTreeNavigation } from './use-tree-navigation';
 import { useMessageActions } from './use-message-actions';
 import { MessageActionsContext } from '../chat/message-actions';
 import { CommandPalette, usePaletteShortcut } from './CommandPalette';
+import { useCopyEntry } from './use-copy-entry';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -144,6 +145,7 @@ function WorkbenchPage({
       fail,
     });
 
+  const copyEntry = useCopyEntry(socket, notify);
   const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
   const [paletteOpen, setPaletteOpen] = useState(false);
   const togglePalette = useCallback(() => setPaletteOpen((open) => !open), []);
@@ -258,6 +260,7 @@ function WorkbenchPage({
             onRead={reading.read}
             onPrefetch={prefetch}
             onSetLabel={setLabel}
+            onCopy={copyEntry}
           />
         </ContextMarksProvider>
       </section>

@@ -105,32 +105,19 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
       {item.settings ? <SettingsChip changes={item.settings} /> : null}
       <button
         type="button"
-        className="node-read-button"
+        className="node-menu-button"
         tabIndex={-1}
-        aria-label={`Read this branch (${item.role} node)`}
-        title="Read this branch in the chat without moving the leaf"
+        aria-label={`Actions for ${item.role} node`}
+        aria-haspopup="menu"
+        aria-expanded={actions.menuFor === item.id}
+        title="Read this branch, continue here, label, copy (right-click, Shift+F10)"
         onClick={(event) => {
           event.stopPropagation();
-          actions.read(item.id);
+          actions.openMenu(item.id, event.currentTarget);
         }}
       >
-        ⌕
+        ⋯
       </button>
-      {actions.readOnly ? null : (
-        <button
-          type="button"
-          className="node-label-button"
-          tabIndex={-1}
-          aria-label={data.label ? `Edit label of ${item.role} node` : `Label ${item.role} node`}
-          title={data.label ? 'Edit label' : 'Add label'}
-          onClick={(event) => {
-            event.stopPropagation();
-            actions.editLabel(item.id);
-          }}
-        >
-          #
-        </button>
-      )}
       {preview ? (
         <div className="node-preview" role="tooltip">
           {preview}

@@ -28,6 +28,8 @@ import { useGraphLayout } from './use-graph-layout';
 import { useEntryReveal } from './use-entry-reveal';
 import { useLeafFollow } from './use-leaf-follow';
 import { useThemeInEffect } from '../theme/theme';
+import { useNodeMenu } from './use-node-menu';
+import { useNodeKeys } from './use-node-keys';
 
 export interface SessionTreeProps {
   /** A click on an entry (the click rule is applied by the caller). */
@@ -40,6 +42,8 @@ export interface SessionTreeProps {
   /** The pointer rests on an entry a click may act on: a chance to fetch what the click needs. */
   onPrefetch(entry: TreeNode): void;
   onSetLabel(entryId: string, label: string | undefined): void;
+  /** "Copy text" of a node's menu, or C on a focused node; resolves to whether it was copied. */
+  onCopy(entryId: string): Promise<boolean>;
 }
 
 /** Graphs with more drawn nodes than this go without a minimap (it would draw every node). */
@@ -152,6 +156,7 @@ function SessionTreeInner({
   onRead,
   onPrefetch,
   onSetLabel,
+  onCopy,
 }: SessionTreeProps & DrawnSession) {
   const flow = useReactFlow();
   const theme = useThemeInEffect();
@@ -303,6 +308,17 @@ function SessionTreeInner({
     [byId, onPrefetch, readOnly],
   );
 
+  const nodeMenu = useNodeMenu({
+    sessionId,
+    byId,
+    readOnly,
+    read,
+    activate,
+    label: setLabelTarget,
+    copy: onCopy,
+  });
+  const { openMenu, copyNode } = nodeMenu;
+
   const onNodeClick = useCallback(
     (event: React.MouseEvent, node: Node) => {
       if (event.altKey && !node.id.startsWith('fold:') && !node.id.startsWith('segment:'))
@@ -312,73 +328,22 @@ function SessionTreeInner({
     [activate, read],
   );
 
-  const moveFocus = useCallback(
-    (nodeId: string | null) => {
-      if (!nodeId) return;
-      setFocusedId(nodeId);
-      if (!isInView(nodeId)) centerOn(nodeId, false);
-      // The node may mount a frame or two later (when the view moved to it): wait for it.
-      let tries = 0;
-      const focus = (): void => {
-        const element = canvas.current?.querySelector<HTMLElement>(
-          `.react-flow__node[data-id="${CSS.escape(nodeId)}"] [role="button"]`,
-        );
-        if (element) element.focus({ preventScroll: true });
-        else if (++tries < 10) requestAnimationFrame(focus);
-      };
-      requestAnimationFrame(focus);
-    },
-    [centerOn, isInView],
-  );
-
-  const onKeyDown = useCallback(
-    (event: React.KeyboardEvent) => {
-      const current = effectiveFocus;
-      if (!current) return;
-      const node = nodeById.get(current);
-      const parentId = node?.data.parentId ?? null;
-      const siblings = parentId === null ? graph.roots : (graph.childrenOf.get(parentId) ?? []);
-      const index = siblings.indexOf(current);
-      let target: string | null | undefined;
-      switch (event.key) {
-        case 'ArrowUp':
-          target = parentId;
-          break;
-        case 'ArrowDown': {
-          const children = graph.childrenOf.get(current) ?? [];
-          const onPath = children.find((id) => nodeById.get(id)?.data.onPath);
-          target = onPath ?? children[0];
-          break;
-        }
-        case 'ArrowLeft':
-          target = siblings[index - 1];
-          break;
-        case 'ArrowRight':
-          target = siblings[index + 1];
-          break;
-        case 'Home':
-          target = graph.leafNodeId;
-          break;
-        case 'r':
-        case 'R':
-          if ((event.target as HTMLElement).getAttribute('role') !== 'button') return;
-          event.preventDefault();
-          read(current);
-          return;
-        case 'Enter':
-        case ' ':
-          if ((event.target as HTMLElement).getAttribute('role') !== 'button') return;
-          event.preventDefault();
-          activate(current);
-          return;
-        default:
-          return;
-      }
-      event.preventDefault();
-      if (target) moveFocus(target);
-    },
-    [activate, read, effectiveFocus, graph, nodeById, moveFocus],
-  );
+  const onKeyDown = useNodeKeys({
+    canvas,
+    graph,
+    nodeById,
+    current: effectiveFocus,
+    setFocusedId,
+    isInView,
+    centerOn,
+    byId,
+    readOnly,
+    read,
+    activate,
+    label: setLabelTarget,
+    copy: copyNode,
+    openMenu,
+  });
 
   // A new function for every graph, so that the minimap redraws the marks after a leaf move.
   const minimapClass = useCallback(
@@ -396,11 +361,13 @@ function SessionTreeInner({
       read,
       prefetch,
       editLabel: setLabelTarget,
+      openMenu,
+      menuFor: nodeMenu.menuFor,
       focusedId: effectiveFocus,
       setFocused: setFocusedId,
       readOnly,
     }),
-    [activate, read, prefetch, effectiveFocus, readOnly],
+    [activate, read, prefetch, openMenu, nodeMenu.menuFor, effectiveFocus, readOnly],
   );
 
   const labelEntry = labelTarget ? byId.get(labelTarget) : undefined;
@@ -436,6 +403,7 @@ function SessionTreeInner({
             minZoom={0.05}
             maxZoom={2}
             onNodeClick={onNodeClick}
+            onNodeContextMenu={nodeMenu.onNodeContextMenu}
             onMoveStart={onMoveStart}
             onMoveEnd={onMoveEnd}
             zoomOnDoubleClick={false}
@@ -451,6 +419,7 @@ function SessionTreeInner({
             ) : null}
           </ReactFlow>
         </div>
+        {nodeMenu.layer}
         {labelEntry ? (
           <LabelDialog
             entry={labelEntry}

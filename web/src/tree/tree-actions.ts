@@ -13,6 +13,10 @@ export interface TreeActions {
   prefetch(nodeId: string): void;
   /** Open the label editor for an entry. */
   editLabel(entryId: string): void;
+  /** Open an entry's menu (NodeMenu) beside `anchor`. */
+  openMenu(entryId: string, anchor: HTMLElement): void;
+  /** The entry whose menu is open, if any. */
+  menuFor: string | null;
   /** The node keyboard focus is on (roving tabindex). */
   focusedId: string | null;
   setFocused(nodeId: string): void;
@@ -24,6 +28,8 @@ export const TreeActionsContext = createContext<TreeActions>({
   read: () => undefined,
   prefetch: () => undefined,
   editLabel: () => undefined,
+  openMenu: () => undefined,
+  menuFor: null,
   focusedId: null,
   setFocused: () => undefined,
   readOnly: true,
