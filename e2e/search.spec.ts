@@ -64,6 +64,11 @@ test('search finds a word in a later prompt and opens the session at that entry,
   await sessionTree(page).getByRole('button', { name: 'Fit to leaf' }).click();
   await expect(leafNode(page)).toHaveAttribute('data-entry-id', lastEntry);
   await expect(editor(page)).toHaveValue('');
+  // Cleared, the search takes its marks away.
+  await search.fill('');
+  await expect(inChat).not.toHaveAttribute('data-revealed', 'true');
+  await expect(conversation(page).locator('[data-revealed]')).toHaveCount(0);
+  await expect(sessionTree(page).locator('[data-revealed]')).toHaveCount(0);
 });
 
 test('a match on another branch opens that branch for reading, without moving the leaf', async ({

@@ -4,7 +4,7 @@ import type { Me } from '../../../shared/rest-shapes';
 import { openView, shownSessionId } from '../state/page-selectors';
 import { createPageStore, EMPTY_PAGE } from '../state/page-store';
 import type { Notice as SessionNotice } from '../state/session-reducer';
-import { PageStoreContext, usePage } from '../state/use-page-store';
+import { PageStoreContext, usePage, usePageStore } from '../state/use-page-store';
 import { ChatPane } from '../chat/ChatPane';
 import { ChatToolbar } from '../chat/ChatToolbar';
 import { Editor } from '../chat/Editor';
@@ -37,6 +37,7 @@ import { useMessageActions } from './use-message-actions';
 import { MessageActionsContext } from '../chat/message-actions';
 import { CommandPalette, usePaletteShortcut } from './CommandPalette';
 import { useCopyEntry } from './use-copy-entry';
+import { CommandError } from '../socket/arbor-socket';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -89,7 +90,16 @@ function WorkbenchPage({
   const opened = useOpenSession({ socket, canCreate, setPanel, report, clear });
   const { sessionList } = opened;
   const workspaces = usePage((state) => state.workspaces);
-  const { query, setQuery, search } = useSessionSearch(workspaces);
+  const { query, setQuery: setSearchQuery, search } = useSessionSearch(workspaces);
+  const { dispatch } = usePageStore();
+  // Clearing the search clears what it showed: its marks in the chat and the graph.
+  const setQuery = useCallback(
+    (next: string) => {
+      setSearchQuery(next);
+      if (!next.trim()) dispatch({ type: 'clear_reveal' });
+    },
+    [setSearchQuery, dispatch],
+  );
   const session = useSession(socket, opened.onClosed);
   const { notify, dismiss, loadBodies } = session;
   useListsAfterRuns(sessionList.refreshSessions);
@@ -100,8 +110,15 @@ function WorkbenchPage({
   const entries = usePage((state) => openView(state)?.tree.length ?? 0);
   const sessionNotices = usePage((state) => openView(state)?.notices ?? NO_NOTICES);
   // A refusal because a run is going on is said until that run ends, not for ever.
+  // A command's failure is said in the session it was about, never in one opened since.
   const fail = useCallback(
-    (error: unknown) => notify('error', describeError(error), isBusyRefusal(error)),
+    (error: unknown) =>
+      notify(
+        'error',
+        describeError(error),
+        isBusyRefusal(error),
+        error instanceof CommandError ? error.sessionId : undefined,
+      ),
     [notify],
   );
 

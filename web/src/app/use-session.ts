@@ -23,7 +23,7 @@ export interface SessionHandle {
   /** Keeps bodies the page got otherwise (a `get_path` answer) for `sessionId`. */
   receiveMessages(sessionId: string, messages: PathMessage[]): void;
   /** `untilIdle`: true only while a run goes on; dropped when it ends. */
-  notify(kind: 'error' | 'info', text: string, untilIdle?: boolean): void;
+  notify(kind: 'error' | 'info', text: string, untilIdle?: boolean, sessionId?: string): void;
   dismiss(id: number): void;
 }
 
@@ -177,8 +177,14 @@ export function useSession(
     [dispatch],
   );
   const notify = useCallback(
-    (kind: 'error' | 'info', text: string, untilIdle?: boolean) =>
-      dispatch({ type: 'notice', kind, text, ...(untilIdle ? { untilIdle } : {}) }),
+    (kind: 'error' | 'info', text: string, untilIdle?: boolean, sessionId?: string) =>
+      dispatch({
+        type: 'notice',
+        kind,
+        text,
+        ...(untilIdle ? { untilIdle } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      }),
     [dispatch],
   );
   const dismiss = useCallback((id: number) => dispatch({ type: 'dismiss_notice', id }), [dispatch]);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { markRevealed } from '../state/entry-reveal';
+import { markRevealed, unmarkRevealed } from '../state/entry-reveal';
 import { usePage, usePageStore } from '../state/use-page-store';
 
 /**
@@ -22,7 +22,11 @@ export function useChatReveal(opts: {
   const { dispatch } = usePageStore();
   const answered = useRef(0);
   useEffect(() => {
-    if (!request || request.sessionId !== sessionId || answered.current === request.seq) return;
+    if (!request) {
+      if (log.current) unmarkRevealed(log.current);
+      return;
+    }
+    if (request.sessionId !== sessionId || answered.current === request.seq) return;
     const index = entryIds.indexOf(request.entryId);
     if (index === -1) return;
     const needed = entryIds.length - index;

@@ -150,7 +150,12 @@ describe('ArborSocket', () => {
       .request<'abort'>({ type: 'abort', sessionId: 's1' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CommandError);
-    expect(error).toMatchObject({ code: 'forbidden', message: 'viewers cannot abort' });
+    // It names its session, so the page says it there and not in one opened since.
+    expect(error).toMatchObject({
+      code: 'forbidden',
+      message: 'viewers cannot abort',
+      sessionId: 's1',
+    });
   });
 
   it('reports frames that fail the schema and keeps working', async () => {

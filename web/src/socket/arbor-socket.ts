@@ -44,6 +44,9 @@ export type SessionFrame = SessionSnapshot | EventFrame | ResyncRequired | Sessi
 type PageMessage = Exclude<ServerMessage, Snapshot> | SessionSnapshot;
 
 export class CommandError extends Error {
+  /** The session the refused command was about, if any: its failure is said there, not elsewhere. */
+  sessionId?: string;
+
   constructor(
     readonly code: ErrorCode | 'disconnected',
     message: string,
@@ -199,9 +202,14 @@ export class ArborSocket {
         return Promise.reject(new CommandError('payload_too_large', message));
       }
     }
+    const about = (command as { sessionId?: unknown }).sessionId;
     return new Promise<CommandResults[T]>((resolve, reject) => {
       const type = command.type;
-      this.pending.set(id, { type, resolve: resolve as (data: unknown) => void, reject });
+      const refuse = (error: Error) => {
+        if (error instanceof CommandError && typeof about === 'string') error.sessionId = about;
+        reject(error);
+      };
+      this.pending.set(id, { type, resolve: resolve as (data: unknown) => void, reject: refuse });
       if (this.status === 'open' && this.socket?.readyState === OPEN) this.socket.send(frame);
       else this.outbox.push({ id, frame });
     });

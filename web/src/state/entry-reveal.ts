@@ -11,18 +11,19 @@ export interface RevealRequest {
   seq: number;
 }
 
-/** The request after `previous` (null: none yet) to show `entryId` of `sessionId`. */
-export function nextReveal(
-  previous: RevealRequest | null,
-  sessionId: string,
-  entryId: string,
-): RevealRequest {
-  return { sessionId, entryId, seq: (previous?.seq ?? 0) + 1 };
+/** The request after the `made`th to show `entryId` of `sessionId`. */
+export function nextReveal(made: number, sessionId: string, entryId: string): RevealRequest {
+  return { sessionId, entryId, seq: made + 1 };
+}
+
+/** Takes the marks of a revealed entry off everything inside `root`. */
+export function unmarkRevealed(root: ParentNode): void {
+  for (const old of root.querySelectorAll('[data-revealed]')) old.removeAttribute('data-revealed');
 }
 
 /** Marks the element drawn for a revealed entry (and only it) inside `root`. */
 export function markRevealed(root: ParentNode, selector: string): Element | null {
-  for (const old of root.querySelectorAll('[data-revealed]')) old.removeAttribute('data-revealed');
+  unmarkRevealed(root);
   const element = root.querySelector(selector);
   element?.setAttribute('data-revealed', 'true');
   return element;

@@ -62,6 +62,11 @@ describe('page store', () => {
     let state = pageReducer(EMPTY_PAGE, { type: 'reveal_entry', sessionId: 's', entryId: 'u1' });
     state = pageReducer(state, { type: 'reveal_entry', sessionId: 's', entryId: 'u1' });
     expect(state.reveal).toEqual({ sessionId: 's', entryId: 'u1', seq: 2 });
+    // Cleared (the search emptied), and asked again: a new number, so it is shown again.
+    state = pageReducer(state, { type: 'clear_reveal' });
+    expect(state.reveal).toBeNull();
+    state = pageReducer(state, { type: 'reveal_entry', sessionId: 's', entryId: 'u1' });
+    expect(state.reveal).toEqual({ sessionId: 's', entryId: 'u1', seq: 3 });
   });
 
   it('marks a read path loaded only when its answer is for the entry still read', () => {

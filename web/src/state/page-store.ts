@@ -33,6 +33,8 @@ export interface PageState {
   chatWindow: ChatWindow;
   /** The latest request to show an entry (null: none yet). */
   reveal: RevealRequest | null;
+  /** How many requests to show an entry were made: numbers stay unique after one is cleared. */
+  revealSeq: number;
   reading: Reading | null;
 }
 
@@ -51,6 +53,8 @@ export type PageAction =
   | { type: 'show_at_least'; sessionId: string; count: number }
   /** Show this entry (a search hit) without moving the leaf. */
   | { type: 'reveal_entry'; sessionId: string; entryId: string }
+  /** The search that asked to show an entry was cleared: its marks go too. */
+  | { type: 'clear_reveal' }
   | { type: 'read'; sessionId: string; entryId: string }
   /** The read path's `get_path` answer is in. */
   | { type: 'read_loaded'; sessionId: string; entryId: string }
@@ -66,6 +70,7 @@ export const EMPTY_PAGE: PageState = {
   view: null,
   chatWindow: FIRST_WINDOW,
   reveal: null,
+  revealSeq: 0,
   reading: null,
 };
 
@@ -88,8 +93,12 @@ export function pageReducer(state: PageState, action: PageAction): PageState {
       const chatWindow = showAtLeast(state.chatWindow, action.sessionId, action.count);
       return chatWindow === state.chatWindow ? state : { ...state, chatWindow };
     }
-    case 'reveal_entry':
-      return { ...state, reveal: nextReveal(state.reveal, action.sessionId, action.entryId) };
+    case 'reveal_entry': {
+      const reveal = nextReveal(state.revealSeq, action.sessionId, action.entryId);
+      return { ...state, reveal, revealSeq: reveal.seq };
+    }
+    case 'clear_reveal':
+      return state.reveal ? { ...state, reveal: null } : state;
     case 'read':
       return {
         ...state,

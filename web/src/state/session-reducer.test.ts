@@ -280,6 +280,23 @@ describe('sessionReducer', () => {
     expect(view.notices.map((n) => n.text)).toEqual(['Disk full.']);
   });
 
+  it('says a failure only in the session it was about, never in one opened since', () => {
+    let view = sessionReducer(opened(), {
+      type: 'notice',
+      kind: 'error',
+      text: 'A prompt to another session failed.',
+      sessionId: 'some-other-session',
+    })!;
+    expect(view.notices).toEqual([]);
+    view = sessionReducer(view, {
+      type: 'notice',
+      kind: 'error',
+      text: 'This one failed.',
+      sessionId: view.sessionId,
+    })!;
+    expect(view.notices.map((n) => n.text)).toEqual(['This one failed.']);
+  });
+
   it('reports a failed compaction and a failed retry as notices', () => {
     const view = run(opened(), [
       { type: 'compaction_start', reason: 'manual' },

@@ -90,7 +90,8 @@ export type SessionAction =
   | { type: 'entries_loaded'; entries: SessionEntry[]; unavailable?: string[] }
   /** Bodies of path messages (a `get_path` answer: another branch being read). */
   | { type: 'messages_loaded'; sessionId: string; messages: PathMessage[] }
-  | { type: 'notice'; kind: Notice['kind']; text: string; untilIdle?: boolean }
+  /** `sessionId`: the session it is about; dropped when another one is open by then. */
+  | { type: 'notice'; kind: Notice['kind']; text: string; untilIdle?: boolean; sessionId?: string }
   | { type: 'dismiss_notice'; id: number }
   | { type: 'closed'; sessionId: string; reason: string };
 
@@ -425,6 +426,7 @@ export function sessionReducer(
       return { ...view, bodies, authors };
     }
     case 'notice':
+      if (action.sessionId !== undefined && action.sessionId !== view.sessionId) return view;
       return withNotice(view, action.kind, action.text, action.untilIdle);
     case 'dismiss_notice':
       return { ...view, notices: view.notices.filter((n) => n.id !== action.id) };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type { SessionGraph } from '../graph/session-to-graph';
-import { markRevealed } from '../state/entry-reveal';
+import { markRevealed, unmarkRevealed } from '../state/entry-reveal';
 import { usePage } from '../state/use-page-store';
 import type { Placement } from './use-graph-layout';
 
@@ -22,7 +22,11 @@ export function useEntryReveal(opts: {
   const request = usePage((state) => state.reveal);
   const answered = useRef(0);
   useEffect(() => {
-    if (!request || request.sessionId !== sessionId || answered.current === request.seq) return;
+    if (!request) {
+      if (canvas.current) unmarkRevealed(canvas.current);
+      return;
+    }
+    if (request.sessionId !== sessionId || answered.current === request.seq) return;
     const nodeId = graph.nodeOfEntry.get(request.entryId);
     if (!nodeId || !placement) return;
     if (nodeId !== request.entryId) {
