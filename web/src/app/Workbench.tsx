@@ -29,7 +29,7 @@ import { useReadingMode } from './use-reading-mode';
 import { useRevealReads } from './use-reveal-reads';
 import { usePageNotices, withSessionNotices } from './use-page-notices';
 import { useWorkspaceResources } from './use-workspace-resources';
-import { describeError, isBusyRefusal, useSession } from './use-session';
+import { describeError, isBusyRefusal, sessionOfError, useSession } from './use-session';
 import { useSessionCommands } from './use-session-commands';
 import { useSocketConnection } from './use-socket-connection';
 import { useTreeNavigation } from './use-tree-navigation';
@@ -37,7 +37,6 @@ import { useMessageActions } from './use-message-actions';
 import { MessageActionsContext } from '../chat/message-actions';
 import { CommandPalette, usePaletteShortcut } from './CommandPalette';
 import { useCopyEntry } from './use-copy-entry';
-import { CommandError } from '../socket/arbor-socket';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -117,7 +116,7 @@ function WorkbenchPage({
         'error',
         describeError(error),
         isBusyRefusal(error),
-        error instanceof CommandError ? error.sessionId : undefined,
+        sessionOfError(error),
       ),
     [notify],
   );

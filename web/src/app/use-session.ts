@@ -32,6 +32,11 @@ export function isBusyRefusal(error: unknown): boolean {
   return error instanceof CommandError && error.code === 'session_busy';
 }
 
+/** The session a refused command was about, if it named one. */
+export function sessionOfError(error: unknown): string | undefined {
+  return error instanceof CommandError ? error.sessionId : undefined;
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof CommandError) return error.message;
   if (error instanceof Error) return error.message;
