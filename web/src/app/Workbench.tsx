@@ -112,12 +112,7 @@ function WorkbenchPage({
   // A command's failure is said in the session it was about, never in one opened since.
   const fail = useCallback(
     (error: unknown) =>
-      notify(
-        'error',
-        describeError(error),
-        isBusyRefusal(error),
-        sessionOfError(error),
-      ),
+      notify('error', describeError(error), isBusyRefusal(error), sessionOfError(error)),
     [notify],
   );
 
