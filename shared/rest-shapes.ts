@@ -115,6 +115,23 @@ export type EnabledModels = z.infer<typeof EnabledModelsSchema>;
 /** The answer to a change: the patterns and how many models they put in use. */
 export type EnabledModelsAnswer = EnabledModels & { models: number };
 
+/** Where a provider's requests get their key from, as an admin's settings show it (never the key). */
+export const KEY_SOURCES = ['saved', 'subscription', 'models.json', 'environment'] as const;
+/** `GET /api/providers` (admins): every provider of the catalog and where its key comes from. */
+export const ProviderListSchema = z.object({
+  providers: z.array(
+    z.object({
+      provider: z.string(),
+      /** How many of its models the catalog holds. */
+      models: z.number().int().nonnegative(),
+      /** null: none; its models say why (`noKey`). */
+      key: z.enum(KEY_SOURCES).nullable(),
+    }),
+  ),
+});
+export type ProviderList = z.infer<typeof ProviderListSchema>;
+export type KeySource = (typeof KEY_SOURCES)[number];
+
 /** Body of every non-2xx REST answer. */
 export const HttpErrorSchema = z.object({ error: ErrorBodySchema });
 export type HttpError = z.infer<typeof HttpErrorSchema>;

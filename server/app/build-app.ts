@@ -302,7 +302,9 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
   const exporter = new SessionExporter({ ...DEFAULT_EXPORT_LIMITS, ...options.exportLimits });
   app.addHook('onClose', () => exporter.close());
   await app.register(async (scope) => exportRoutes(scope, { locator, exporter }));
-  await app.register(async (scope) => providerKeyRoutes(scope, { auth, onChange: modelsChanged }));
+  await app.register(async (scope) =>
+    providerKeyRoutes(scope, { auth, catalog: currentCatalog, onChange: modelsChanged }),
+  );
   await app.register(async (scope) =>
     modelRoutes(scope, { hub, dataDir: config.dataDir, catalog: currentCatalog, reloadCatalog }),
   );

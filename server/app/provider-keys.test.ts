@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../shared/protocol.js';
+import { ProviderListSchema } from '../../shared/rest-shapes.js';
 import { writeLocalProvider } from '../models/test-support/local-provider.js';
 import { requestAs } from './test-support/json-request.js';
 import { serverPerTest } from './test-support/test-server.js';
@@ -55,5 +56,42 @@ describe('provider keys', () => {
     expect((await call('DELETE', 'ada')).status).toBe(204);
     expect((await call('DELETE', 'ada')).status).toBe(404);
     expect(await noKey()).toMatch(/^No API key/);
+  });
+
+  it('tells an admin, and only an admin, where each provider gets its key, never the key', async () => {
+    const { server, cookies } = await tests.startTeam(
+      { ada: 'admin', max: 'member' },
+      {
+        prepare: (dataDir) => {
+          writeLocalProvider(dataDir);
+          fs.writeFileSync(
+            path.join(dataDir, 'auth.json'),
+            JSON.stringify({
+              anthropic: { type: 'oauth', access: 'sk-ant-oat01-x', refresh: 'r', expires: 1 },
+            }),
+          );
+        },
+      },
+    );
+    const list = async (who: 'ada' | 'max') =>
+      requestAs(server, cookies[who], 'GET', '/api/providers');
+    expect((await list('max')).status).toBe(403);
+    const keyOf = async () => {
+      const answer = ProviderListSchema.parse(await (await list('ada')).json());
+      return Object.fromEntries(answer.providers.map((p) => [p.provider, p.key]));
+    };
+    const before = await keyOf();
+    expect(before.local).toBeNull();
+    expect(before.anthropic).toBe('subscription');
+    expect(before.openai).toBeNull();
+    expect(before.arbor).toBeUndefined();
+    expect(
+      (await requestAs(server, cookies.ada, 'PUT', '/api/providers/local/key', { key: SECRET }))
+        .status,
+    ).toBe(204);
+    expect((await keyOf()).local).toBe('saved');
+    const text = await (await list('ada')).text();
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('sk-ant-oat01');
   });
 });

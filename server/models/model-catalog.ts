@@ -6,9 +6,10 @@ import type { RequestAuth } from './model-stream.js';
 import { OAuthSubscriptions } from './oauth-subscriptions.js';
 import { DEFAULT_DEMO_CONTEXT_WINDOW, DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { Usage } from '../../shared/messages.js';
+import type { KeySource } from '../../shared/rest-shapes.js';
 import type { ModelInfo } from './model-info.js';
 import { resolvePiConfigValue, type PiConfigValue } from './pi-config-value.js';
-import { envKeyOf, keyVariablesOf, piBuiltInModels } from './pi-catalog.js';
+import { builtInModels, envKeyOf, keyVariablesOf } from './pi-catalog.js';
 import { PiProvidersSchema, type UnsupportedModel } from './pi-providers.js';
 import {
   keyOf,
@@ -58,26 +59,6 @@ export { DEMO_PROVIDER };
 
 /** pi's file of saved credentials, in the data folder (pi's agent folder). */
 export const AUTH_FILE = 'auth.json';
-
-/** The demo model, then pi's built-in catalog (pi-catalog.ts). */
-export function builtInModels(demoBaseUrl: string, demoContextWindow: number): ModelInfo[] {
-  return [
-    {
-      id: DEMO_MODEL_ID,
-      name: 'Arbor demo model',
-      provider: DEMO_PROVIDER,
-      baseUrl: demoBaseUrl,
-      contextWindow: demoContextWindow,
-      maxOutputTokens: 4096,
-      reasoning: false,
-      // The demo model takes images (and answers without looking at them).
-      input: ['text', 'image'],
-      demo: true,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    },
-    ...piBuiltInModels(),
-  ];
-}
 
 /**
  * Models offered before any key is set, so that a first run shows what a key would bring (and
@@ -457,6 +438,41 @@ export class ModelCatalog {
     return variables.length > 0
       ? `No API key: set ${variables.join(' or ')}, or save a key for ${model.provider}`
       : 'No API key: add "apiKey" or "apiKeyEnv" to its entry in models.json';
+  }
+
+  /**
+   * Every provider of the catalog (the demo model's aside), how many models it has, and where its
+   * key comes from, in pi's order of precedence: a key saved in auth.json, a subscription pi signed
+   * in to, models.json, the environment; never the key itself.
+   */
+  providerKeys(): { provider: string; models: number; key: KeySource | null }[] {
+    const providers = new Map<
+      string,
+      { provider: string; models: number; key: KeySource | null }
+    >();
+    for (const model of this.models.values()) {
+      if (model.demo) continue;
+      let row = providers.get(model.provider);
+      if (!row) {
+        row = { provider: model.provider, models: 0, key: this.keySourceOf(model) };
+        providers.set(model.provider, row);
+      } else if (row.key === null) {
+        // A model's own key (models.json) counts for its provider.
+        row.key = this.keySourceOf(model);
+      }
+      row.models++;
+    }
+    return [...providers.values()];
+  }
+
+  private keySourceOf(model: ModelInfo): KeySource | null {
+    const stored = this.auth?.keyFor(model.provider, this.env);
+    if (stored && 'key' in stored) return 'saved';
+    if (this.subscribed(model)) return 'subscription';
+    const at = keyOf(model.provider, model.id);
+    if (this.keys.has(at) || (this.piKeys.has(at) && this.apiKeyFor(model) !== undefined))
+      return 'models.json';
+    return this.apiKeyFor(model) !== undefined ? 'environment' : null;
   }
 
   /** The catalog as a browser may see it: no keys, no key variable names. */

@@ -1,5 +1,6 @@
 import { findEnvKeys } from '@earendil-works/pi-ai/compat';
 import { getBuiltinModels, getBuiltinProviders } from '@earendil-works/pi-ai/providers/all';
+import { DEMO_MODEL_ID, DEMO_PROVIDER } from './demo-model-entry.js';
 import type { ModelInfo } from './model-info.js';
 import { OFFERED_APIS, SUPPORTED_API, thinkingMap, withText } from './pi-providers.js';
 
@@ -12,6 +13,26 @@ import { OFFERED_APIS, SUPPORTED_API, thinkingMap, withText } from './pi-provide
  * is read from the variables pi-ai names for it (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
  * …), from the environment Arbor was given and nowhere else.
  */
+
+/** The demo model, then pi's built-in catalog (pi-catalog.ts). */
+export function builtInModels(demoBaseUrl: string, demoContextWindow: number): ModelInfo[] {
+  return [
+    {
+      id: DEMO_MODEL_ID,
+      name: 'Arbor demo model',
+      provider: DEMO_PROVIDER,
+      baseUrl: demoBaseUrl,
+      contextWindow: demoContextWindow,
+      maxOutputTokens: 4096,
+      reasoning: false,
+      // The demo model takes images (and answers without looking at them).
+      input: ['text', 'image'],
+      demo: true,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    },
+    ...piBuiltInModels(),
+  ];
+}
 
 /** pi's built-in models Arbor can call, as catalog entries, in pi's order. */
 export function piBuiltInModels(): ModelInfo[] {

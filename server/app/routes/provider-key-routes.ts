@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mayManageKeys } from '../../../shared/authorisation.js';
 import { ArborError } from '../../errors/error-catalog.js';
+import type { ProviderList } from '../../../shared/rest-shapes.js';
 import { MAX_KEY_LENGTH, PROVIDER_ID, type AuthFile } from '../../models/auth-file.js';
+import type { ModelCatalog } from '../../models/model-catalog.js';
 
 const Params = z.object({ provider: z.string().regex(PROVIDER_ID) });
 // A key is one line of printable text: no control characters to smuggle into a header or a file.
@@ -30,8 +32,19 @@ function provider(request: FastifyRequest): string {
  */
 export async function providerKeyRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthFile; /** Open pages see which models now have a key. */ onChange: () => void },
+  deps: {
+    auth: AuthFile;
+    catalog(): ModelCatalog;
+    /** Open pages see which models now have a key. */
+    onChange: () => void;
+  },
 ) {
+  app.get('/api/providers', async (request): Promise<ProviderList> => {
+    if (!request.user || !mayManageKeys(request.user))
+      throw new ArborError('forbidden', 'Only an admin may see where the API keys come from.');
+    return { providers: deps.catalog().providerKeys() };
+  });
+
   app.put('/api/providers/:provider/key', async (request, reply) => {
     const id = provider(request);
     const body = Body.safeParse(request.body);

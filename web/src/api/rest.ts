@@ -3,14 +3,18 @@ import {
   HttpErrorSchema,
   ImportAnswerSchema,
   MeSchema,
+  EnabledModelsSchema,
   ModelListSchema,
+  ProviderListSchema,
   SearchAnswerSchema,
   SessionListSchema,
   ShareLinkSchema,
   ShareListSchema,
   WorkspaceListSchema,
   type Me,
+  type EnabledModels,
   type ModelList,
+  type ProviderList,
   type SearchAnswer,
   type SessionListItem,
   type ShareLink,
@@ -158,4 +162,27 @@ export async function importSession(
     sessionId: answer.session.id,
     ...(answer.replacedId !== undefined ? { replacedId: answer.replacedId } : {}),
   };
+}
+
+/** An admin's view of the providers and where their keys come from. */
+export function listProviders(): Promise<ProviderList> {
+  return call('GET', '/api/providers', ProviderListSchema);
+}
+
+/** Saves (a key) or removes (null) a provider's API key in pi's auth.json; admins only. */
+export async function setProviderKey(provider: string, key: string | null): Promise<void> {
+  const url = `/api/providers/${encodeURIComponent(provider)}/key`;
+  await call(key === null ? 'DELETE' : 'PUT', url, Anything, key === null ? undefined : { key });
+}
+
+/** pi's `enabledModels` patterns, null when every model is in use. */
+export function getEnabledModels(): Promise<EnabledModels> {
+  return call('GET', '/api/models/enabled', EnabledModelsSchema);
+}
+
+/** Chooses the models in use (null: every model); answers how many that is. */
+export function setEnabledModels(patterns: string[] | null): Promise<{ models: number }> {
+  return call('PUT', '/api/models/enabled', EnabledModelsSchema.extend({ models: z.number() }), {
+    patterns,
+  });
 }

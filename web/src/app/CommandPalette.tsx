@@ -40,7 +40,9 @@ export function usePaletteShortcut(toggle: () => void): void {
 export interface PaletteHandlers {
   canCreate: boolean;
   canWrite: boolean;
+  canManage: boolean;
   onNewSession(): void;
+  onSettings(): void;
   onOpenSession(sessionId: string): void;
   onModel(model: { provider: string; modelId: string }): void;
   onJump(sessionId: string, entryId: string): void;
@@ -71,6 +73,7 @@ export function CommandPalette({
             query,
             canCreate: handlers.canCreate,
             canWrite: handlers.canWrite,
+            canManage: handlers.canManage,
             theme,
             sessions: Object.values(sessionsByWorkspace).flat(),
             openSessionId,
@@ -86,6 +89,7 @@ export function CommandPalette({
       query,
       handlers.canCreate,
       handlers.canWrite,
+      handlers.canManage,
       theme,
       sessionsByWorkspace,
       openSessionId,
@@ -102,6 +106,8 @@ export function CommandPalette({
     switch (action.kind) {
       case 'new_session':
         return handlers.onNewSession();
+      case 'settings':
+        return handlers.onSettings();
       case 'theme':
         return setTheme(action.choice);
       case 'open_session':

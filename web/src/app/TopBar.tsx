@@ -2,7 +2,7 @@ import type { Me } from '../../../shared/rest-shapes';
 import { logout } from '../api/rest';
 import type { SocketStatus } from '../socket/arbor-socket';
 import { THEME_CHOICES, useThemeChoice, type ThemeChoice } from '../theme/theme';
-import { Search } from 'lucide-react';
+import { Search, Settings } from 'lucide-react';
 import { PALETTE_SHORTCUT } from './CommandPalette';
 import { ConnectionBanner } from './ConnectionBanner';
 
@@ -16,6 +16,7 @@ export function TopBar({
   me,
   onLoggedOut,
   onPalette,
+  onSettings,
 }: {
   panel: Panel;
   onPanel(panel: Panel): void;
@@ -24,6 +25,8 @@ export function TopBar({
   onLoggedOut(): void;
   /** Opens the command palette. */
   onPalette(): void;
+  /** Opens an admin's settings (absent for everyone else). */
+  onSettings?: (() => void) | undefined;
 }) {
   return (
     <header className="topbar">
@@ -52,6 +55,12 @@ export function TopBar({
         <span>Commands</span>
         <kbd>{PALETTE_SHORTCUT}</kbd>
       </button>
+      {onSettings ? (
+        <button type="button" className="settings-button" onClick={onSettings}>
+          <Settings aria-hidden size={15} />
+          <span>Settings</span>
+        </button>
+      ) : null}
       <ThemePicker />
       <span className="user">
         {me.user.name} ({me.user.role})

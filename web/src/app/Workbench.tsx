@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { mayAccess, readsOnly } from '../../../shared/authorisation';
+import { mayAccess, mayManageKeys, readsOnly } from '../../../shared/authorisation';
 import type { Me } from '../../../shared/rest-shapes';
 import { openView, shownSessionId } from '../state/page-selectors';
 import { createPageStore, EMPTY_PAGE } from '../state/page-store';
@@ -37,6 +37,7 @@ import { useMessageActions } from './use-message-actions';
 import { MessageActionsContext } from '../chat/message-actions';
 import { CommandPalette, usePaletteShortcut } from './CommandPalette';
 import { useCopyEntry } from './use-copy-entry';
+import { SettingsDialog } from '../settings/SettingsDialog';
 
 type WorkbenchProps = Parameters<typeof WorkbenchPage>[0];
 
@@ -159,6 +160,8 @@ function WorkbenchPage({
   const copyEntry = useCopyEntry(socket, notify);
   const notices = withSessionNotices(pageNotices, sessionNotices, dismiss);
   const [paletteOpen, setPaletteOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const canManage = mayManageKeys(me.user);
   const togglePalette = useCallback(() => setPaletteOpen((open) => !open), []);
   usePaletteShortcut(togglePalette);
   const messageActions = useMessageActions({
@@ -178,14 +181,18 @@ function WorkbenchPage({
         me={me}
         onLoggedOut={onLoggedOut}
         onPalette={togglePalette}
+        onSettings={canManage ? () => setSettingsOpen(true) : undefined}
       />
+      {settingsOpen ? <SettingsDialog onClose={() => setSettingsOpen(false)} /> : null}
       <CommandPalette
         isOpen={paletteOpen}
         onOpenChange={setPaletteOpen}
         handlers={{
           canCreate: canCreate && !readOnly,
           canWrite: canWrite && !readOnly,
+          canManage,
           onNewSession: newSession,
+          onSettings: () => setSettingsOpen(true),
           onOpenSession: sessionList.reopen,
           onModel: setModel,
           onJump: (sessionId, entryId) => {

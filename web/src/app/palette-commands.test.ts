@@ -35,6 +35,7 @@ const base: PaletteInput = {
   query: '',
   canCreate: true,
   canWrite: true,
+  canManage: false,
   theme: 'system',
   sessions: [session('open', 'this one'), session('s1', 'fix the parser', 'Parser work')],
   openSessionId: 'open',
@@ -70,6 +71,12 @@ describe('the command palette’s items', () => {
     const viewer = { ...base, canCreate: false, canWrite: false };
     expect(labels(viewer).map(([id]) => id)).toEqual(['actions', 'sessions']);
     expect(labels(viewer)[0]).toEqual(['actions', ['Theme: light', 'Theme: dark']]);
+  });
+
+  it('offers an admin the settings', () => {
+    expect(labels({ ...base, canManage: true, query: 'keys' })).toEqual([
+      ['actions', ['Settings: provider keys and models in use']],
+    ]);
   });
 
   it(`shows at most ${PER_SECTION} of a group`, () => {

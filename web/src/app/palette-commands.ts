@@ -12,6 +12,7 @@ import type { ThemeChoice } from '../theme/theme';
 
 export type PaletteAction =
   | { kind: 'new_session' }
+  | { kind: 'settings' }
   | { kind: 'theme'; choice: ThemeChoice }
   | { kind: 'open_session'; sessionId: string }
   | { kind: 'model'; provider: string; modelId: string }
@@ -34,6 +35,8 @@ export interface PaletteInput {
   query: string;
   canCreate: boolean;
   canWrite: boolean;
+  /** An admin: the settings (keys, models in use) are offered. */
+  canManage: boolean;
   theme: ThemeChoice;
   /** Every workspace's sessions, newest first. */
   sessions: SessionListItem[];
@@ -78,6 +81,12 @@ export function paletteSections(input: PaletteInput): PaletteSection[] {
   const actions: PaletteItem[] = [];
   if (input.canCreate)
     actions.push({ id: 'new-session', label: 'New session', action: { kind: 'new_session' } });
+  if (input.canManage)
+    actions.push({
+      id: 'settings',
+      label: 'Settings: provider keys and models in use',
+      action: { kind: 'settings' },
+    });
   for (const choice of ['system', 'light', 'dark'] as const)
     if (choice !== input.theme)
       actions.push({
