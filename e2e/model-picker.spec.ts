@@ -53,4 +53,16 @@ test('the model picker takes typing, searches the whole catalog by provider, and
   await pickModel(page, { provider: 'arbor', name: 'Arbor demo model', typed: 'demo' });
   await expect(page.getByRole('note').filter({ hasText: 'no key' })).toHaveCount(0);
   await sendPrompt(page, 'hello after picking');
+
+  // The models this user chose lately come first, newest first, kept by the server.
+  await page.reload();
+  await box.click();
+  const recent = list.getByRole('group', { name: 'Recent', exact: true });
+  // The demo model, then the two Claude models picked above (by keys, then by a click).
+  await expect(recent.getByRole('option')).toHaveText([
+    /^Arbor demo model/,
+    /^Claude Sonnet 4\.5anthropic\//,
+    /^Claude Sonnet 4\.5 \(latest\)anthropic\//,
+  ]);
+  await expect(list.getByRole('group').first()).toHaveAccessibleName('Recent');
 });

@@ -162,7 +162,7 @@ export function modelPicker(page: Page): Locator {
 
 /**
  * Picks a model as a person does: types into the Model combobox and clicks the option named
- * `name` in the group of its provider. `typed` defaults to the model's id.
+ * `name` of its provider (in the provider's group, or in "Recent" when it was chosen lately).
  */
 export async function pickModel(
   page: Page,
@@ -171,8 +171,12 @@ export async function pickModel(
   const box = modelPicker(page);
   await box.click();
   await box.fill(model.typed);
-  const group = page.getByRole('listbox').getByRole('group', { name: model.provider, exact: true });
-  await group.getByRole('option', { name: model.name, exact: true }).click();
+  await page
+    .getByRole('listbox')
+    .getByRole('option', { name: model.name, exact: true })
+    .filter({ hasText: `${model.provider}/` })
+    .first()
+    .click();
   await expect(box).toHaveValue(`${model.name} · ${model.provider}`);
 }
 

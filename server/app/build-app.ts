@@ -27,6 +27,7 @@ import { createSessionFactory } from './session-factory.js';
 import { SessionLocator } from '../config/session-locator.js';
 import { AUTH_FILE, ModelCatalog } from '../models/model-catalog.js';
 import { AuthFile } from '../models/auth-file.js';
+import { RecentModels } from '../models/recent-models.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { providerKeyRoutes } from './routes/provider-key-routes.js';
 import { acquireDataDirLock } from '../store/file-lock.js';
@@ -236,6 +237,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     replayEvents: config.replayEvents,
     idleSessionMs: config.idleSessionMs,
     log: app.log,
+    recentModels: new RecentModels(config.dataDir),
   });
   const connections = new Set<ClientConnection>();
   /** Open pages and live sessions see a change of the models or keys at once. */

@@ -175,4 +175,35 @@ describe('the model listing', () => {
     expect(widened.state.modelProblem).toBeUndefined();
     await client.prompt(sessionId, 'and again');
   });
+
+  it("remembers each user's recently chosen models on the server, newest first, only those in use", async () => {
+    const { server, cookies } = await tests.startTeam({ ada: 'admin', max: 'member' });
+    const recent = async (who: 'ada' | 'max') =>
+      ModelListSchema.parse(
+        await (await requestAs(server, cookies[who], 'GET', '/api/models/recent')).json(),
+      ).models.map((m) => `${m.provider}/${m.id}`);
+    expect(await recent('max')).toEqual([]);
+    const client = tests.track(await WsTestClient.open(server.wsUrl, { cookie: cookies.max }));
+    const sessionId = await client.newSession(server.workspaceId);
+    for (const [provider, modelId] of [
+      ['openai', 'gpt-4o'],
+      ['anthropic', 'claude-sonnet-4-5'],
+      ['openai', 'gpt-4o'],
+    ] as const)
+      await client.ok({ type: 'set_model', sessionId, provider, modelId });
+    await expect
+      .poll(() => recent('max'))
+      .toEqual(['openai/gpt-4o', 'anthropic/claude-sonnet-4-5']);
+    expect(await recent('ada')).toEqual([]);
+    const file = JSON.parse(
+      fs.readFileSync(path.join(server.dataDir, 'recent-models.json'), 'utf8'),
+    );
+    expect(file.users.max).toEqual(['openai/gpt-4o', 'anthropic/claude-sonnet-4-5']);
+    // A model an admin took out of use is not offered again.
+    const put = await requestAs(server, cookies.ada, 'PUT', '/api/models/enabled', {
+      patterns: ['anthropic/*'],
+    });
+    expect(put.status).toBe(200);
+    expect(await recent('max')).toEqual(['anthropic/claude-sonnet-4-5']);
+  });
 });

@@ -242,6 +242,7 @@ export async function runCommand(ctx: CommandContext, command: Command): Promise
         throw new ArborError('invalid_argument', `No model "${provider}/${modelId}".`);
       }
       live.agent.setModel({ provider, modelId });
+      ctx.hub.modelChosen(ctx.user.name, { provider, modelId });
       return {};
     }
     case 'set_thinking_level': {

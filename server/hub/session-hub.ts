@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ModelSummary } from '../../shared/protocol.js';
 import type { AgentSession } from '../agent/agent-session.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
+import type { ModelPair, RecentModels } from '../models/recent-models.js';
 import { ArborError } from '../errors/error-catalog.js';
 import type { Workspace } from '../config/workspaces.js';
 import { supportedThinkingLevels, supportsImages } from '../models/request-capabilities.js';
@@ -24,6 +25,8 @@ export interface SessionHubOptions {
   replayEvents: number;
   idleSessionMs: number;
   log: FastifyBaseLogger;
+  /** Each user's recently chosen models; absent, none are remembered. */
+  recentModels?: RecentModels;
 }
 
 export class SessionHub {
@@ -70,6 +73,22 @@ export class SessionHub {
   catalogChanged(): void {
     const catalog = this.opts.catalog();
     for (const live of this.live.values()) live.agent.useCatalog(catalog);
+  }
+
+  /** Remembers that `user` chose a model, for their picker's "Recent" group. */
+  modelChosen(user: string, pair: ModelPair): void {
+    this.opts.recentModels?.chose(user, pair).catch((error: unknown) => {
+      this.opts.log.warn({ err: error }, 'could not remember a recently chosen model');
+    });
+  }
+
+  /** `user`'s recent models that are still in use here, newest first. */
+  recentModels(user: string): ModelSummary[] {
+    const catalog = this.opts.catalog();
+    return (this.opts.recentModels?.of(user) ?? []).flatMap(({ provider, modelId }) => {
+      const model = catalog.get(provider, modelId);
+      return model && catalog.enabled(model) ? [summaryOf(catalog, model)] : [];
+    });
   }
 
   /** Whether a session may be moved to this model: one the catalog knows and has in use. */

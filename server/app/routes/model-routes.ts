@@ -35,6 +35,7 @@ export interface ModelRouteDeps {
  *   every word of q, with context window, price and whether a key is set (never a key), and how
  *   many match in all. Every snapshot offers only some (ModelCatalog.offered); a picker that takes
  *   typing reaches the rest here.
+ * - `GET /api/models/recent`: the models the user chose lately (newest first), still in use.
  * - `GET /api/models/enabled`: pi's `enabledModels` patterns (null: every model is in use).
  * - `PUT /api/models/enabled` `{"patterns": [...] | null}`, admins only: saved in pi's
  *   settings.json as pi saves them, in use at once. A pattern that names no model is refused with
@@ -49,6 +50,11 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelRouteDeps) {
         `Ask with q (at most ${MODEL_QUERY_MAX} characters) and limit (1 to ${MODEL_LIMIT_MAX}).`,
       );
     return deps.hub.searchModels(parsed.data.q, parsed.data.limit);
+  });
+
+  app.get('/api/models/recent', async (request): Promise<ModelList> => {
+    const models = request.user ? deps.hub.recentModels(request.user.name) : [];
+    return { models, total: models.length };
   });
 
   app.get('/api/models/enabled', async (): Promise<EnabledModels> => {

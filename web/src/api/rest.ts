@@ -186,3 +186,8 @@ export function setEnabledModels(patterns: string[] | null): Promise<{ models: n
     patterns,
   });
 }
+
+/** The models this user chose lately, newest first (kept on the server). */
+export function recentModels(signal?: AbortSignal): Promise<ModelList> {
+  return call('GET', '/api/models/recent', ModelListSchema, undefined, signal);
+}

@@ -6,7 +6,7 @@ import { pathHasPrompt } from '../state/active-path';
 import { openView, readEntryId, shownSessionId } from '../state/page-selectors';
 import { usePage } from '../state/use-page-store';
 import { ModelPicker } from './ModelPicker';
-import { useModelSearch } from './use-model-search';
+import { useModelSearch, useRecentModels } from './use-model-search';
 import { ContextLegend } from './ContextLegend';
 import { ThinkingLevelPicker } from './ThinkingLevelPicker';
 import { SessionStats } from './SessionStats';
@@ -78,7 +78,8 @@ export const ChatToolbar = memo(function ChatToolbar(props: ChatToolbarProps) {
   });
   const sessionModel = state ? { provider: state.provider, modelId: state.modelId } : null;
   const [modelQuery, setModelQuery] = useState('');
-  const modelSearch = useModelSearch(models, modelQuery, sessionModel);
+  const recentModels = useRecentModels(sessionModel);
+  const modelSearch = useModelSearch(models, modelQuery, sessionModel, recentModels);
   const model = modelSearch.find(sessionModel);
   const compacting = compactingNow ? (
     <span className="badge" role="status">

@@ -31,6 +31,7 @@ const twin = (provider: string): ModelSummary => ({
 function searchOf(models: ModelSummary[]): ModelSearch {
   return {
     results: models,
+    recent: [],
     total: undefined,
     searching: false,
     resolving: false,

@@ -58,7 +58,9 @@ export function ModelPicker(props: ModelPickerProps) {
   const current = search.find(model);
   const unknown = model !== null && !current && !search.resolving && problem !== undefined;
   const shown = current ? labelOf(current) : model ? `${model.provider}/${model.modelId}` : '';
-  const providers = [...new Set(search.results.map((m) => m.provider))];
+  const recentKeys = new Set(search.recent.map((m) => keyOf(refOf(m))));
+  const rest = search.results.filter((m) => !recentKeys.has(keyOf(refOf(m))));
+  const providers = [...new Set(rest.map((m) => m.provider))];
   // The field is the combobox's own: it shows the picked model's label, and what is typed is
   // reported for the search. A model the collection lacks (being looked up) shows as its pair.
   return (
@@ -89,25 +91,21 @@ export function ModelPicker(props: ModelPickerProps) {
         </Button>
         <Popover className="model-popover" placement="bottom start">
           <ListBox className="model-list" renderEmptyState={() => emptyText(query, search)}>
+            {search.recent.length > 0 ? (
+              <ListBoxSection id="recent" className="model-group">
+                <Header className="model-group-name">Recent</Header>
+                {search.recent.map((m) => (
+                  <ModelOption key={keyOf(refOf(m))} model={m} />
+                ))}
+              </ListBoxSection>
+            ) : null}
             {providers.map((provider) => (
               <ListBoxSection key={provider} id={`provider:${provider}`} className="model-group">
                 <Header className="model-group-name">{provider}</Header>
-                {search.results
+                {rest
                   .filter((m) => m.provider === provider)
                   .map((m) => (
-                    <ListBoxItem
-                      key={keyOf(refOf(m))}
-                      id={keyOf(refOf(m))}
-                      textValue={labelOf(m)}
-                      className="model-option"
-                    >
-                      <Text slot="label" className="model-option-name">
-                        {m.name}
-                      </Text>
-                      <Text slot="description" className="model-option-details">
-                        {detailsOf(m)}
-                      </Text>
-                    </ListBoxItem>
+                    <ModelOption key={keyOf(refOf(m))} model={m} />
                   ))}
               </ListBoxSection>
             ))}
@@ -136,4 +134,18 @@ export function ModelPicker(props: ModelPickerProps) {
 function emptyText(query: string, search: ModelSearch): string {
   if (search.searching) return 'Searching…';
   return query.trim() ? `No model matches “${query.trim()}”.` : 'No models.';
+}
+
+/** One model in the list: its name, and its pair, window, price and key status. */
+function ModelOption({ model }: { model: ModelSummary }) {
+  return (
+    <ListBoxItem id={keyOf(refOf(model))} textValue={labelOf(model)} className="model-option">
+      <Text slot="label" className="model-option-name">
+        {model.name}
+      </Text>
+      <Text slot="description" className="model-option-details">
+        {detailsOf(model)}
+      </Text>
+    </ListBoxItem>
+  );
 }

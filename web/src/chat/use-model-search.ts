@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ModelSummary } from '../../../shared/protocol';
 import { sameModel, type ModelRef } from '../../../shared/model-ref';
-import { searchModels } from '../api/rest';
+import { recentModels, searchModels } from '../api/rest';
 
 /*
  * The model catalog as the page reaches it: the models a snapshot offers, and the rest of the
@@ -32,12 +32,32 @@ export function matchesQuery(model: ModelSummary, query: string): boolean {
     .every((word) => text.includes(word));
 }
 
+/**
+ * The models this user chose lately (kept on the server for them), asked again each time the
+ * session's model changes, so the one just chosen comes first.
+ */
+export function useRecentModels(current: ModelRef | null): ModelSummary[] {
+  const [recent, setRecent] = useState<ModelSummary[]>([]);
+  const key = current ? `${current.provider}/${current.modelId}` : '';
+  useEffect(() => {
+    const abort = new AbortController();
+    recentModels(abort.signal).then(
+      (answer) => setRecent(answer.models),
+      () => undefined, // Not known: the picker simply has no "Recent" group.
+    );
+    return () => abort.abort();
+  }, [key]);
+  return recent;
+}
+
 export interface ModelSearch {
   /**
    * The offered models matching what was typed, then the catalog's others; when nothing was typed
    * (or the field shows the session's model), the session's model and every offered one.
    */
   results: ModelSummary[];
+  /** Of `results`, those the user chose lately, shown first in a group of their own. */
+  recent: ModelSummary[];
   /** How many models of the catalog match in all, when a search answered; else undefined. */
   total: number | undefined;
   searching: boolean;
@@ -51,6 +71,7 @@ export function useModelSearch(
   offered: ModelSummary[],
   typed: string,
   current: ModelRef | null,
+  lately: readonly ModelSummary[] = [],
 ): ModelSearch {
   const [found, setFound] = useState<{ query: string; models: ModelSummary[]; total: number }>();
   const [known, setKnown] = useState<ModelSummary[]>([]);
@@ -58,7 +79,8 @@ export function useModelSearch(
   const find = (ref: ModelRef | null) =>
     ref
       ? (offered.find((m) => sameModel(refOf(m), ref)) ??
-        known.find((m) => sameModel(refOf(m), ref)))
+        known.find((m) => sameModel(refOf(m), ref)) ??
+        lately.find((m) => sameModel(refOf(m), ref)))
       : undefined;
   const currentModel = find(current);
   // The field showing the session's model is not a query.
@@ -107,8 +129,12 @@ export function useModelSearch(
   const more = answered
     ? answered.models.filter((m) => !mine.some((o) => sameModel(refOf(o), refOf(m))))
     : [];
+  // The user's recent models lead, when nothing is typed or they match what is.
+  const recent = lately.filter((m) => !trimmed || matchesQuery(m, trimmed));
+  const isRecent = (m: ModelSummary) => recent.some((r) => sameModel(refOf(r), refOf(m)));
   return {
-    results: [...mine, ...more],
+    results: [...recent, ...[...mine, ...more].filter((m) => !isRecent(m))],
+    recent,
     total: answered?.total,
     searching: trimmed !== '' && !answered,
     resolving: missing && lookedUp !== currentText,
