@@ -47,6 +47,7 @@ export function TopBar({
       <button
         type="button"
         className="palette-button"
+        aria-label="Commands"
         onClick={onPalette}
         aria-keyshortcuts="Control+K Meta+K"
         title={`Search sessions, models, messages and actions (${PALETTE_SHORTCUT})`}
@@ -56,7 +57,13 @@ export function TopBar({
         <kbd>{PALETTE_SHORTCUT}</kbd>
       </button>
       {onSettings ? (
-        <button type="button" className="settings-button" onClick={onSettings}>
+        <button
+          type="button"
+          className="settings-button"
+          aria-label="Settings"
+          title="Provider keys and the models in use"
+          onClick={onSettings}
+        >
           <Settings aria-hidden size={15} />
           <span>Settings</span>
         </button>

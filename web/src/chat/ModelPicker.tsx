@@ -89,7 +89,8 @@ export function ModelPicker(props: ModelPickerProps) {
         <Button className="model-open" aria-label="Show models">
           ▾
         </Button>
-        <Popover className="model-popover" placement="bottom start">
+        {/* Non-modal, as a combobox wants: the field stays where assistive technology reads it. */}
+        <Popover className="model-popover" placement="bottom start" isNonModal>
           <ListBox className="model-list" renderEmptyState={() => emptyText(query, search)}>
             {search.recent.length > 0 ? (
               <ListBoxSection id="recent" className="model-group">

@@ -13,17 +13,21 @@ interface ModalProps {
 }
 
 /**
- * A small modal dialog: named by its title, closed by Escape or a click outside. Tab and
- * Shift+Tab stay inside it (focus-trap), and focus goes back where it was when it closes.
+ * A small modal dialog: the platform's `<dialog>` opened with `showModal()`, so the page behind
+ * it is inert (no click, focus or screen reader reaches it) and it sits above everything. Named by
+ * its title, closed by Escape or a click on the backdrop. Tab and Shift+Tab go round inside it
+ * (focus-trap), and focus goes back where it was when it closes.
  */
 export function Modal({ title, onClose, children, returnFocusTo }: ModalProps) {
-  const dialog = useRef<HTMLDivElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const returnTo = useRef(returnFocusTo);
   returnTo.current = returnFocusTo;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
+        // Ours alone: nothing behind the dialog (the editor's abort) hears it.
         event.stopPropagation();
+        event.preventDefault();
         onClose();
       }
     };
@@ -33,6 +37,7 @@ export function Modal({ title, onClose, children, returnFocusTo }: ModalProps) {
   useEffect(() => {
     const element = dialog.current;
     if (!element) return undefined;
+    if (!element.open) element.showModal();
     const trap = createFocusTrap(element, {
       // Escape and clicks outside are this component's (above), so every dialog closes one way.
       escapeDeactivates: false,
@@ -45,27 +50,26 @@ export function Modal({ title, onClose, children, returnFocusTo }: ModalProps) {
     });
     trap.activate();
     return () => {
+      element.close();
       trap.deactivate();
     };
   }, []);
   return (
-    <div
-      className="modal-backdrop"
+    <dialog
+      className="modal"
+      aria-label={title}
+      ref={dialog}
+      // Escape is handled above; the platform's own closing would bypass onClose.
+      onCancel={(event) => event.preventDefault()}
       onMouseDown={(event) => {
+        // The dialog element itself is hit only on its backdrop: its content fills it.
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        ref={dialog}
-        tabIndex={-1}
-      >
+      <div className="modal-body">
         <h2>{title}</h2>
         {children}
       </div>
-    </div>
+    </dialog>
   );
 }
