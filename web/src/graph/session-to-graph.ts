@@ -2,6 +2,7 @@ import type { TreeNode } from '../../../shared/session-entries';
 import { entryRole, isAlwaysHidden, passesFilter, type TreeFilter } from './entry-kinds';
 import { foldForest, isPinned, SEGMENT_MIN_ITEMS } from './fold-rules';
 import type { GraphItem, Work } from './graph-items';
+import { nodeText } from './plain-preview';
 
 /*
  * Derives what the session graph shows from the tree skeleton: which entries are visible under a
@@ -309,7 +310,7 @@ export function edgeOf(source: string, target: string, onPath: boolean): GraphEd
 /** The first line of text an aria-label or tooltip shows for a drawn node. */
 export function describeItem(item: GraphItem, maxLength = 80): string {
   if (item.kind === 'entry') {
-    const text = item.entry.preview.slice(0, maxLength);
+    const text = nodeText(item.role, item.entry.preview).slice(0, maxLength);
     return text ? `${item.role}: ${text}` : item.role;
   }
   const first = item.members.find((member) => member.preview !== '') ?? item.members[0];

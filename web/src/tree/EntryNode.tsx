@@ -3,6 +3,7 @@ import type { TreeNode } from '../../../shared/session-entries';
 import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
 import { describeItem, describeSettings, type GraphNodeData } from '../graph/session-to-graph';
 import { settingsMarkId } from '../graph/settings-marks';
+import { nodeText } from '../graph/plain-preview';
 import { TreeActionsContext } from './tree-actions';
 import { MARK_LEAF, MARK_NONE, useMark } from './active-marks';
 import {
@@ -76,7 +77,9 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<Node<GraphN
       ? HISTORY_ONLY_NOTE
       : '';
   const focused = actions.focusedId === item.id;
-  const preview = entry.preview || (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
+  const preview =
+    nodeText(item.role, entry.preview) ||
+    (entry.toolCalls ? `${entry.toolCalls} tool call(s)` : '');
   return (
     <div className="entry-node-frame">
       <Handle type="target" position={Position.Top} isConnectable={false} />
