@@ -31,6 +31,10 @@ const serverFloors = {
   ],
   export: [['store', 'runtime', 'errors'], 'A session as a page or a file, read from the store.'],
   search: [['store', 'runtime', 'errors'], 'Text search over session files.'],
+  snapshots: [
+    ['runtime', 'errors'],
+    "A workspace's files as git trees in a shadow repository; nothing of sessions.",
+  ],
   'demo-model': [['models', 'runtime', 'errors'], 'A stand-in for a remote model server.'],
   tools: [
     ['models', 'config', 'runtime', 'errors'],
@@ -41,7 +45,17 @@ const serverFloors = {
     'Summaries and cut points; the agent calls it.',
   ],
   agent: [
-    ['compaction', 'tools', 'models', 'resources', 'store', 'config', 'runtime', 'errors'],
+    [
+      'compaction',
+      'tools',
+      'models',
+      'resources',
+      'snapshots',
+      'store',
+      'config',
+      'runtime',
+      'errors',
+    ],
     'The agent session knows nothing of sockets, routes or clients.',
   ],
   hub: [
@@ -58,6 +72,7 @@ const serverFloors = {
       'resources',
       'export',
       'search',
+      'snapshots',
       'demo-model',
       'auth',
       'store',
@@ -78,6 +93,7 @@ const serverFloors = {
       'resources',
       'export',
       'search',
+      'snapshots',
       'demo-model',
       'auth',
       'store',
