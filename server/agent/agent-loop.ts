@@ -1,5 +1,5 @@
 import type { AssistantMessageEvent } from '../../shared/agent-events.js';
-import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from '../../shared/messages.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import { emptyAssistantMessage } from '../models/pi-ai-stream.js';
 import type { AnyAgentTool } from '../tools/tool-types.js';
@@ -44,6 +44,10 @@ export interface AgentLoopConfig {
   /** Run in order on the context before every model call, tool loops included. */
   transforms?: readonly ContextTransform[];
   getSteeringMessages(): AgentMessage[];
+  /** Awaited before a run's prompts are recorded (a snapshot of the workspace's files). */
+  beforePrompts?: () => Promise<void>;
+  /** Awaited after a tool batch's results are recorded, before the next model call. */
+  afterToolBatch?: (results: ToolResultMessage[]) => Promise<void>;
   getFollowUpMessages(): AgentMessage[];
   retry: RetrySettings;
   /**
@@ -97,6 +101,7 @@ export async function runAgentLoop(
 
   emit({ type: 'agent_start' });
   emit({ type: 'turn_start' });
+  if (prompts.length > 0) await config.beforePrompts?.();
   const update = promptUpdate();
   for (const prompt of update ? [update, ...prompts] : prompts) {
     emit({ type: 'message_start', message: prompt });
@@ -198,6 +203,7 @@ export async function runAgentLoop(
         ? await executeToolCalls(message, config.tools, signal, emit)
         : [];
       for (const result of toolResults) record(result);
+      if (toolResults.length > 0) await config.afterToolBatch?.(toolResults);
       moreToolCalls = hasCalls;
       emit({ type: 'turn_end', message, toolResults });
       if (signal.aborted) {

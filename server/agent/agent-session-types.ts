@@ -1,3 +1,4 @@
+import type { TurnSnapshots } from './turn-snapshots.js';
 import type { SessionState } from '../../shared/agent-events.js';
 import type { ImageContent } from '../../shared/messages.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
@@ -49,4 +50,6 @@ export interface AgentSessionDeps {
   contextSteps: readonly ContextStep[];
   compactor?: Compactor;
   compactionSettings?: unknown;
+  /** The workspace's files recorded per turn (turn-snapshots.ts); none when absent. */
+  snapshots?: TurnSnapshots;
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { TurnSnapshots, type SnapshotLog } from './turn-snapshots.js';
 import type { ModelCatalog, ModelInfo } from '../models/model-catalog.js';
 import { piAiStream } from '../models/pi-ai-stream.js';
 import { clampThinkingLevel } from '../models/request-capabilities.js';
@@ -49,6 +50,11 @@ export interface CreateAgentSessionOptions {
   compactor?: Compactor | null;
   /** Run before every model call, in order. */
   contextSteps?: ContextStep[];
+  /**
+   * Records the workspace's files per turn in a shadow repository in this data folder
+   * (decision 121); absent, no snapshots are taken.
+   */
+  snapshots?: { dataDir: string; maxFileBytes?: number; log: SnapshotLog };
 }
 
 /** The model the session recorded last (kept even when this server cannot call it), if any. */
@@ -123,6 +129,21 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     retry: { ...DEFAULT_RETRY_SETTINGS, ...opts.settings?.retry },
     contextSteps: opts.contextSteps ?? arbor?.contextSteps ?? [],
     ...(compactor ? { compactor } : {}),
+    ...(opts.snapshots
+      ? {
+          snapshots: new TurnSnapshots(
+            store,
+            {
+              dataDir: opts.snapshots.dataDir,
+              workspace: opts.workspace,
+              ...(opts.snapshots.maxFileBytes !== undefined
+                ? { maxFileBytes: opts.snapshots.maxFileBytes }
+                : {}),
+            },
+            opts.snapshots.log,
+          ),
+        }
+      : {}),
     ...(opts.settings?.compaction !== undefined
       ? { compactionSettings: opts.settings.compaction }
       : {}),

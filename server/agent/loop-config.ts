@@ -1,5 +1,5 @@
 import type { CompactionReason } from '../../shared/agent-events.js';
-import type { AgentMessage, AssistantMessage } from '../../shared/messages.js';
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from '../../shared/messages.js';
 import { runContextSteps } from '../compaction/context-transforms.js';
 import type { ModelInfo } from '../models/model-catalog.js';
 import type { RequestAuth } from '../models/model-stream.js';
@@ -49,6 +49,12 @@ export function loopConfig(deps: AgentSessionDeps, session: LoopSession): AgentL
               }),
           ]
         : [],
+    ...(deps.snapshots
+      ? {
+          beforePrompts: () => deps.snapshots!.beforePrompt(),
+          afterToolBatch: (results: ToolResultMessage[]) => deps.snapshots!.afterTools(results),
+        }
+      : {}),
     getSteeringMessages: () => session.takeQueued('steering'),
     getFollowUpMessages: () => session.takeQueued('followUp'),
     retry: deps.retry,

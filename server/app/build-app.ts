@@ -221,6 +221,7 @@ async function buildAppOnLockedDataDir(options: BuildAppOptions): Promise<Fastif
     sessionDir: (workspace) => locator.sessionDir(workspace),
     dataDir: config.dataDir,
     teamMode: authRequired,
+    snapshots: config.file.snapshots === true,
     compactionSettings: {
       ...(config.file.compaction !== undefined ? { compaction: config.file.compaction } : {}),
       ...(config.file.branchSummary !== undefined

@@ -26,6 +26,8 @@ export interface SessionFactoryOptions {
   teamMode: () => boolean;
   /** The server's compaction settings (`{compaction?, branchSummary?}` of config.json). */
   compactionSettings?: unknown;
+  /** Whether each turn's workspace files are recorded (config.json `snapshots`, decision 121). */
+  snapshots?: boolean;
   log: FastifyBaseLogger;
 }
 
@@ -48,6 +50,7 @@ export function createSessionFactory(opts: SessionFactoryOptions): SessionFactor
           enabled: workspace.resources !== false,
           teamMode: opts.teamMode,
         }),
+        ...(opts.snapshots ? { snapshots: { dataDir: opts.dataDir, log: opts.log } } : {}),
       });
     } catch (error) {
       store.close();

@@ -97,6 +97,11 @@ const ConfigFileSchema = z.looseObject({
     .optional(),
   /** False: no workspace loads context files, skills or prompt templates (decision 085). */
   resources: z.boolean().optional(),
+  /**
+   * True: each turn's workspace files are recorded in a shadow git repository (decision 121).
+   * Off by default until the page shows and restores them.
+   */
+  snapshots: z.boolean().optional(),
   sessionDir: z.string().optional(),
   allowedOrigins: z.array(z.url()).optional(),
   allowUnsandboxedBash: z.boolean().optional(),

@@ -9,9 +9,13 @@ import { isEditableMessage } from '../../../shared/click-rule';
 export type TreeFilter = 'all' | 'no-tools' | 'user-only' | 'labelled';
 export const TREE_FILTERS: readonly TreeFilter[] = ['all', 'no-tools', 'user-only', 'labelled'];
 
-/** Custom entry types of bookkeeping (Arbor's leaf markers, pi 1.6's virtual-model state). */
+/**
+ * Custom entry types of bookkeeping (Arbor's leaf markers and workspace snapshots, pi 1.6's
+ * virtual-model state); a snapshot is to be drawn as a mark on its path, not a node.
+ */
 export const HIDDEN_CUSTOM_TYPES: ReadonlySet<string> = new Set([
   'arbor.leaf',
+  'arbor.snapshot',
   'pi.virtual-model-state',
 ]);
 
