@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runFiles } from '../cli/files-command.js';
 import { ShadowRepo } from '../snapshots/shadow-repo.js';
 import { expectSameAsPi16 } from '../store/test-support/pi16-compare.js';
 import { startHarness, type Harness } from '../test-support/agent-harness.js';
@@ -85,5 +86,51 @@ describe('snapshots per turn', () => {
         .filter((e) => e.type === 'message' && e.message.role === 'assistant'),
     ).toHaveLength(3);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('`arbor files` lists what a turn changed, and the whole branch, and refuses a point without one', async () => {
+    const dataDir = path.join(h.root, 'data-files');
+    const { session } = await h.open({ snapshots: { dataDir, log } });
+    fs.writeFileSync(path.join(h.workspace, 'old.txt'), 'a\nb\n');
+    await session.prompt('/tool write {"path":"new.txt","content":"one\\ntwo\\nthree\\n"}');
+    await session.prompt('/tool bash {"command":"rm old.txt"}');
+    const file = session.store.file!;
+    const answers = session.store
+      .getBranch()
+      .filter((e) => e.type === 'message' && e.message.role === 'assistant');
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((text) => {
+        out.push(String(text));
+        return true;
+      });
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+        err.push(String(text));
+        return true;
+      });
+      try {
+        const status = await runFiles(args);
+        return { status, stdout: out.join(''), stderr: err.join('') };
+      } finally {
+        stdout.mockRestore();
+        stderr.mockRestore();
+      }
+    };
+    // The first turn's tool call wrote new.txt; the second's removed old.txt.
+    const first = await cli(file, '--data', dataDir, '--entry', answers[1]!.id);
+    expect(first).toMatchObject({ status: 0, stdout: 'A  +3 -0        new.txt\n' });
+    const second = await cli(file, '--data', dataDir, '--entry', answers[3]!.id);
+    expect(second.stdout).toBe('D  +0 -2        old.txt\n');
+    const branch = await cli(file, '--data', dataDir);
+    expect(branch.stdout).toBe('A  +3 -0        new.txt\nD  +0 -2        old.txt\n');
+    const unknown = await cli(file, '--data', dataDir, '--entry', 'nope');
+    expect(unknown).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('no entry "nope"'),
+    });
+    const root = session.store.getBranch()[0]!.id;
+    const before = await cli(file, '--data', dataDir, '--entry', root);
+    expect(before).toMatchObject({ status: 1, stderr: expect.stringContaining('no snapshot') });
   });
 });

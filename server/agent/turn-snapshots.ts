@@ -1,4 +1,5 @@
 import type { ToolResultMessage } from '../../shared/messages.js';
+import type { SessionEntry } from '../../shared/session-entries.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ShadowRepo, type ShadowRepoOptions, type Snapshot } from '../snapshots/shadow-repo.js';
 
@@ -86,4 +87,40 @@ export class TurnSnapshots {
     }
     return undefined;
   }
+}
+
+/** The files before and after a stretch of a session's path, as two snapshots. */
+export interface SnapshotSpan {
+  /** The files before (null: nothing was recorded before). */
+  from: SnapshotData | null;
+  to: SnapshotData;
+}
+
+/**
+ * What `arbor files` compares: with `entryId`, the turn at that entry, from the snapshot its
+ * prompt saw to the latest at or before the entry; without, the whole path to the leaf, from the
+ * first snapshot to the latest. Undefined when no snapshot lies at or before the point.
+ */
+export function snapshotSpan(
+  branch: readonly SessionEntry[],
+  entryId?: string,
+): SnapshotSpan | undefined {
+  const end = entryId === undefined ? branch.length - 1 : branch.findIndex((e) => e.id === entryId);
+  const shots: { at: number; data: SnapshotData }[] = [];
+  for (let i = 0; i <= end; i++) {
+    const entry = branch[i]!;
+    if (entry.type === 'custom' && entry.customType === SNAPSHOT_TYPE)
+      shots.push({ at: i, data: entry.data as SnapshotData });
+  }
+  const to = shots.at(-1);
+  if (!to) return undefined;
+  if (entryId === undefined) return { from: shots.length > 1 ? shots[0]!.data : null, to: to.data };
+  let prompt = end;
+  while (prompt >= 0) {
+    const entry = branch[prompt]!;
+    if (entry.type === 'message' && entry.message.role === 'user') break;
+    prompt--;
+  }
+  const before = shots.filter((shot) => shot.at < prompt).at(-1);
+  return { from: before?.data ?? null, to: to.data };
 }

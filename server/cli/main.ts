@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   context: async () => (await import('./context-command.js')).runContext,
   tree: async () => (await import('./tree-command.js')).runTree,
   export: async () => (await import('./export-command.js')).runExport,
+  files: async () => (await import('./files-command.js')).runFiles,
   user: async () => (await import('./user-command.js')).runUser,
   workspace: async () => (await import('./workspace-command.js')).runWorkspace,
 };
@@ -22,6 +23,7 @@ const usage = `Usage: arbor <command> [options]
   context FILE [--leaf ID]                                        print the session context as JSON
   tree FILE                                                       print the session tree
   export FILE [OUT.html] [--path]                                 write the session as one HTML page
+  files FILE [--entry ID] [--data DIR]                            the files a turn (or the branch) changed
   user add NAME --role admin|member|viewer | user list | user remove NAME
   workspace trust|untrust|status DIR [--data DIR]                 whether its own resources load
 `;
