@@ -75,6 +75,13 @@ describe('arbor context', () => {
     expect(arbor('context', notSession).stderr).toMatch(/not a session file/);
     expect(fs.readFileSync(notSession, 'utf8')).toBe('hello\n');
     expect(arbor('context').status).toBe(2);
+    // Arguments are read by node:util parseArgs: an unknown option or a second file is refused.
+    const unknown = arbor('context', notSession, '--leef', 'x');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--leef'[\s\S]*Usage: arbor context/);
+    expect(arbor('context', notSession, notSession).status).toBe(2);
+    expect(arbor('tree', notSession, '--path').status).toBe(2);
+    expect(arbor('context', notSession, '--leaf').stderr).toMatch(/--leaf/);
   });
 });
 

@@ -1,4 +1,5 @@
 import { SessionStore } from '../store/session-store.js';
+import { parseCommandArgs } from './parse-command-args.js';
 
 const usage = 'Usage: arbor context FILE [--leaf ID]\n';
 
@@ -8,27 +9,13 @@ const usage = 'Usage: arbor context FILE [--leaf ID]\n';
  * only: no lock, no repair, no migration on disk.
  */
 export async function runContext(args: string[]): Promise<number> {
-  let file: string | undefined;
-  let leaf: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--leaf') {
-      leaf = args[++i];
-      if (leaf === undefined) {
-        process.stderr.write(`arbor context: --leaf needs an entry id.\n${usage}`);
-        return 2;
-      }
-    } else if (arg.startsWith('-') || file !== undefined) {
-      process.stderr.write(`arbor context: unexpected argument "${arg}".\n${usage}`);
-      return 2;
-    } else {
-      file = arg;
-    }
-  }
-  if (file === undefined) {
-    process.stderr.write(usage);
-    return 2;
-  }
+  const parsed = parseCommandArgs('context', usage, args, {
+    options: { leaf: { type: 'string' } },
+    positionals: { min: 1, max: 1 },
+  });
+  if (!parsed.ok) return parsed.status;
+  const file = parsed.positionals[0]!;
+  const leaf = parsed.values.leaf;
   const store = SessionStore.openReadOnly(file);
   try {
     if (leaf !== undefined && !store.getNode(leaf)) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportSessionChunks } from '../export/export-session.js';
+import { parseCommandArgs } from './parse-command-args.js';
 
 const usage = 'Usage: arbor export FILE [OUT.html] [--path]\n';
 
@@ -10,13 +11,13 @@ const usage = 'Usage: arbor export FILE [OUT.html] [--path]\n';
  * the active path. Prints where it wrote.
  */
 export async function runExport(args: string[]): Promise<number> {
-  const pathOnly = args.includes('--path');
-  const rest = args.filter((arg) => arg !== '--path');
-  const [file, out, ...extra] = rest;
-  if (file === undefined || file.startsWith('-') || out?.startsWith('-') || extra.length > 0) {
-    process.stderr.write(usage);
-    return 2;
-  }
+  const parsed = parseCommandArgs('export', usage, args, {
+    options: { path: { type: 'boolean' } },
+    positionals: { min: 1, max: 2 },
+  });
+  if (!parsed.ok) return parsed.status;
+  const [file, out] = parsed.positionals as [string, string | undefined];
+  const pathOnly = parsed.values.path === true;
   const target = path.resolve(out ?? file.replace(/\.jsonl$/, '') + '.html');
   if (path.resolve(file) === target)
     throw new Error('The output would overwrite the session file.');

@@ -1,9 +1,9 @@
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { snapshotSpan } from '../agent/turn-snapshots.js';
 import { resolveDataDir } from '../config/data-dir.js';
 import { ShadowRepo, type FileChange } from '../snapshots/shadow-repo.js';
 import { SessionStore } from '../store/session-store.js';
+import { parseCommandArgs } from './parse-command-args.js';
 
 const usage = 'Usage: arbor files FILE [--entry ID] [--data DIR]\n';
 
@@ -21,22 +21,12 @@ function line(change: FileChange): string {
  * (decision 121); changes nothing.
  */
 export async function runFiles(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { entry: { type: 'string' }, data: { type: 'string' } },
-    });
-  } catch (error) {
-    process.stderr.write(`arbor files: ${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  const [file, extra] = parsed.positionals;
-  if (file === undefined || extra !== undefined) {
-    process.stderr.write(usage);
-    return 2;
-  }
+  const parsed = parseCommandArgs('files', usage, args, {
+    options: { entry: { type: 'string' }, data: { type: 'string' } },
+    positionals: { min: 1, max: 1 },
+  });
+  if (!parsed.ok) return parsed.status;
+  const file = parsed.positionals[0]!;
   const dataDir = resolveDataDir({
     flag: parsed.values.data,
     env: process.env,

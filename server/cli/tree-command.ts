@@ -1,5 +1,6 @@
 import { SessionStore } from '../store/session-store.js';
 import { renderTreeText } from '../store/tree-text.js';
+import { parseCommandArgs } from './parse-command-args.js';
 
 const usage = 'Usage: arbor tree FILE\n';
 
@@ -8,11 +9,12 @@ const usage = 'Usage: arbor tree FILE\n';
  * leaf marked with `*`). Reads only: no lock, no repair, no migration on disk.
  */
 export async function runTree(args: string[]): Promise<number> {
-  const [file, ...extra] = args;
-  if (file === undefined || file.startsWith('-') || extra.length > 0) {
-    process.stderr.write(usage);
-    return 2;
-  }
+  const parsed = parseCommandArgs('tree', usage, args, {
+    options: {},
+    positionals: { min: 1, max: 1 },
+  });
+  if (!parsed.ok) return parsed.status;
+  const file = parsed.positionals[0]!;
   const store = SessionStore.openReadOnly(file);
   try {
     const name = store.getSessionName();
