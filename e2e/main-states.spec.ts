@@ -3,13 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect } from './support/fixtures.js';
 import {
-  editor,
+  gardenWithBranch,
   modelPicker,
   nodeMenu,
   openArbor,
-  sendPrompt,
   treeNode,
-  treeNodes,
 } from './support/page-helpers.js';
 
 /*
@@ -74,14 +72,7 @@ for (const theme of ['light', 'dark'] as const) {
     await openArbor(page, arbor.url);
     await atEachSize('first-run', async (size) => phoneTab(size, 'Chat'));
 
-    await sendPrompt(page, 'Sketch a plan for a small vegetable garden');
-    await sendPrompt(page, '/tool ls {"path":"."}');
-    await sendPrompt(page, 'Which plants grow well together?');
-    await treeNode(page, 'user', 'Which plants').click();
-    await expect(editor(page)).toHaveValue('Which plants grow well together?');
-    await editor(page).fill('Which herbs grow well next to tomatoes?');
-    await editor(page).press('Enter');
-    await expect(treeNodes(page, 'user')).toHaveCount(4);
+    await gardenWithBranch(page);
 
     await atEachSize('session-chat', async (size) => phoneTab(size, 'Chat'));
     await atEachSize('session-tree', async (size) => {

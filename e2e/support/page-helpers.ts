@@ -198,3 +198,18 @@ export async function compact(page: Page, focus?: string): Promise<void> {
   if (focus) await dialog.getByRole('textbox', { name: 'Compaction focus (optional)' }).fill(focus);
   await dialog.getByRole('button', { name: 'Compact' }).click();
 }
+
+/**
+ * The pictures' session: a plan, a tool call and a question, then that question edited into a
+ * second branch (four prompts in the graph).
+ */
+export async function gardenWithBranch(page: Page): Promise<void> {
+  await sendPrompt(page, 'Sketch a plan for a small vegetable garden');
+  await sendPrompt(page, '/tool ls {"path":"."}');
+  await sendPrompt(page, 'Which plants grow well together?');
+  await treeNode(page, 'user', 'Which plants').click();
+  await expect(editor(page)).toHaveValue('Which plants grow well together?');
+  await editor(page).fill('Which herbs grow well next to tomatoes?');
+  await editor(page).press('Enter');
+  await expect(treeNodes(page, 'user')).toHaveCount(4);
+}
